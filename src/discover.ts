@@ -1,0 +1,112 @@
+/**
+ * Runs the enabled collectors over a root and gathers their recipes in a RecipeBook.
+ * Statically: nothing here runs repository code. A collector that fails unexpectedly
+ * becomes a diagnostic, and the others go on.
+ */
+import { accessSync, constants, statSync } from 'node:fs'
+import { delimiter, join, resolve } from 'node:path'
+import { BUILTIN_COLLECTORS, type Collector } from '../collectors/index.js'
+import { normalizeConfig, type Config, type ConfigInput } from './config.js'
+import { createDiagnostic, type Diagnostic, type Recipe } from './recipe.js'
+import { RecipeBook } from './recipe-book.js'
+
+export interface DiscoverResult {
+  /** Absolute scan root. */
+  root: string
+  book: RecipeBook
+  diagnostics: Diagnostic[]
+  /** POSIX paths, relative to the root, of every manifest read, in source order. */
+  detectedFiles: string[]
+}
+
+export interface DiscoverOptions {
+  /** Collectors to run instead of the built-in ones (tests, third parties). */
+  collectors?: readonly Collector<any>[]
+  /** Environment whose PATH decides which runners are available (default process.env). */
+  env?: NodeJS.ProcessEnv
+}
+
+export function discover(root = '.', config: ConfigInput | Config = {}, options: DiscoverOptions = {}): DiscoverResult {
+  const cfg = normalizeConfig(config)
+  const absRoot = resolve(root)
+  const diagnostics: Diagnostic[] = []
+  const detectedFiles: string[] = []
+  const book = new RecipeBook()
+  if (!isDirectory(absRoot)) {
+    diagnostics.push(createDiagnostic({ source: 'scan', file: '.', message: `scan root ${absRoot} is not a directory` }))
+    return { root: absRoot, book, diagnostics, detectedFiles }
+  }
+  for (const collector of options.collectors ?? BUILTIN_COLLECTORS) {
+    const section = cfg.collectors[collector.configKey] ?? { enabled: true }
+    if (!section.enabled) continue
+    try {
+      const result = collector.collect({ root: absRoot, options: section })
+      book.addAll(result.recipes)
+      diagnostics.push(...result.diagnostics)
+      for (const f of result.files) if (!detectedFiles.includes(f)) detectedFiles.push(f)
+    } catch (error) {
+      diagnostics.push(createDiagnostic({
+        source: collector.source,
+        file: '.',
+        message: `the ${collector.source} collector failed: ${(error as Error)?.message ?? error}; its recipes are missing from this scan (this is a bug in command-scout, please report it with the manifest)`,
+      }))
+    }
+  }
+  diagnostics.push(...missingRunners(book.entries(), options.env ?? process.env))
+  return { root: absRoot, book, diagnostics, detectedFiles }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+const INSTALL_HINTS: Record<string, string> = {
+  make: 'install GNU make (apt-get install make)',
+  just: 'install just (npm i -g rust-just, or cargo install just)',
+  deno: 'install deno (npm i -g deno)',
+  cargo: 'install Rust with rustup',
+  task: 'install go-task (https://taskfile.dev/installation)',
+  pnpm: 'install pnpm (npm i -g pnpm, or corepack enable)',
+  yarn: 'install yarn (npm i -g yarn, or corepack enable)',
+  bun: 'install bun (npm i -g bun)',
+  npm: 'install Node.js with npm',
+}
+
+/** Whether an executable is on PATH (no shell, no spawn). */
+export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : ['']
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue
+    for (const ext of exts) {
+      try {
+        accessSync(join(dir, command + ext), constants.X_OK)
+        return true
+      } catch {
+        // not here
+      }
+    }
+  }
+  return false
+}
+
+/** One warning per runner that is not on PATH: its recipes are listed but can't run here. */
+function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEnv): Diagnostic[] {
+  const byRunner = new Map<string, Recipe[]>()
+  for (const r of recipes) byRunner.set(r.runner, [...(byRunner.get(r.runner) ?? []), r])
+  const out: Diagnostic[] = []
+  for (const [runner, list] of byRunner) {
+    if (onPath(runner, env)) continue
+    const files = [...new Set(list.map((r) => r.file))]
+    out.push(createDiagnostic({
+      source: list[0]!.source,
+      file: files[0]!,
+      severity: 'warning',
+      message: `${runner} is not on PATH: ${list.length} recipe${list.length === 1 ? '' : 's'} from ${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''} ${list.length === 1 ? 'is' : 'are'} listed but can't run here; ${INSTALL_HINTS[runner] ?? `install ${runner}`}`,
+    }))
+  }
+  return out
+}

@@ -1,0 +1,11 @@
+/** The embedding API of dsh-command-scout. No harness imports here: harness entries are package subpaths. */
+export { discover, onPath, type DiscoverResult, type DiscoverOptions } from './discover.js'
+export { RecipeBook, RESERVED_TOOL_NAMES, sanitizeName, preferredToolName } from './recipe-book.js'
+export {
+  createRecipe, createDiagnostic, commandWithArgs, recipeId, RecipeError, BUILTIN_SOURCES,
+  type Recipe, type RecipeInput, type RecipeParameter, type Diagnostic, type BuiltinSource,
+} from './recipe.js'
+export { runCommand, killTree, type RunOptions, type RunResult } from './execute.js'
+export { renderTable, renderJson, renderMarkdown, scanReport, type ScanReport } from './render.js'
+export { normalizeConfig, DEFAULT_CONFIG, ConfigError, type Config, type ConfigInput } from './config.js'
+export { BUILTIN_COLLECTORS, type Collector, type CollectContext, type CollectorResult } from '../collectors/index.js'

@@ -1,0 +1,131 @@
+/**
+ * The RecipeBook: gathers recipes from collectors, dedupes them (first wins), keeps them in
+ * source order then file order, and assigns deterministic tool names.
+ */
+import { createHash } from 'node:crypto'
+import { BUILTIN_SOURCES, type Recipe } from './recipe.js'
+import type { NamingStyle } from './config.js'
+
+/**
+ * Names a tool must never take: the harness reserves `run_code`, and the headless tree's
+ * built-in tools own the rest (measured on dsh 0.1.0-rc.8).
+ */
+export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([
+  'run_code',
+  'bash', 'create_goal', 'edit', 'exit_plan_mode', 'get_goal', 'glob', 'grep', 'interrupt_agent',
+  'job_kill', 'job_list', 'job_output', 'list_agents', 'ralph', 'read', 'read_image', 'send_message',
+  'skill', 'str_replace_editor', 'subagent', 'subagent_fork', 'todo_write', 'update_goal', 'web_search',
+  'workflow', 'write',
+])
+
+export const MAX_TOOL_NAME = 64
+
+/** Lowercase `[a-z0-9_]` with runs of anything else folded to one underscore. */
+export function sanitizeName(text: string): string {
+  return text
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+}
+
+function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8)
+}
+
+/** Keeps a name within 64 characters, with a hash of the whole so that cut names stay distinct. */
+function fitLength(name: string, reserve = 0): string {
+  const max = MAX_TOOL_NAME - reserve
+  if (name.length <= max) return name
+  return `${name.slice(0, max - 9).replace(/_+$/, '')}_${shortHash(name)}`
+}
+
+/** The tool-name prefix of a recipe in scoped style: the runner that runs it (make, pnpm, just, ...). */
+export function toolPrefix(recipe: Recipe): string {
+  return sanitizeName(recipe.runner) || sanitizeName(recipe.source) || 'cmd'
+}
+
+/** The unprefixed base of a recipe's tool name: scope (package, module, namespace) then name. */
+export function toolBase(recipe: Recipe): string {
+  const name = sanitizeName(recipe.name)
+  const scope = recipe.scope ? sanitizeName(recipe.scope) : ''
+  const base = name === '' ? `task_${shortHash(`${recipe.scope ?? ''}\0${recipe.name}`)}` : name
+  return scope ? `${scope}_${base}` : base
+}
+
+/** The name a recipe asks for, before collisions are resolved. */
+export function preferredToolName(recipe: Recipe, style: NamingStyle): string {
+  const base = toolBase(recipe)
+  return fitLength(style === 'scoped' ? `${toolPrefix(recipe)}_${base}` : base)
+}
+
+export class RecipeBook {
+  readonly #recipes = new Map<string, Recipe>()
+  readonly #sourceRank: Map<string, number>
+
+  /** `sourceOrder` ranks sources; unknown sources (third-party collectors) follow in arrival order. */
+  constructor(recipes: Iterable<Recipe> = [], sourceOrder: readonly string[] = BUILTIN_SOURCES) {
+    this.#sourceRank = new Map(sourceOrder.map((s, i) => [s, i]))
+    this.addAll(recipes)
+  }
+
+  /** Adds a recipe unless one with the same id is already there; returns whether it was added. */
+  add(recipe: Recipe): boolean {
+    if (this.#recipes.has(recipe.id)) return false
+    if (!this.#sourceRank.has(recipe.source)) this.#sourceRank.set(recipe.source, this.#sourceRank.size)
+    this.#recipes.set(recipe.id, recipe)
+    return true
+  }
+
+  addAll(recipes: Iterable<Recipe>): number {
+    let added = 0
+    for (const r of recipes) if (this.add(r)) added++
+    return added
+  }
+
+  /** Removes every recipe of a source (a collector's contribution being replaced). */
+  removeSource(source: string): number {
+    let removed = 0
+    for (const [id, r] of this.#recipes) if (r.source === source && this.#recipes.delete(id)) removed++
+    return removed
+  }
+
+  get size(): number {
+    return this.#recipes.size
+  }
+
+  get(id: string): Recipe | undefined {
+    return this.#recipes.get(id)
+  }
+
+  /** Recipes in source order, then the order their collector yielded them (file order). */
+  entries(): Recipe[] {
+    const rank = (r: Recipe) => this.#sourceRank.get(r.source) ?? Number.MAX_SAFE_INTEGER
+    // Array.prototype.sort is stable, so insertion (file) order holds inside a source.
+    return [...this.#recipes.values()].sort((a, b) => rank(a) - rank(b))
+  }
+
+  [Symbol.iterator](): IterableIterator<Recipe> {
+    return this.entries()[Symbol.iterator]()
+  }
+
+  /**
+   * Deterministic tool names by recipe id. In order, each recipe takes its preferred name, or
+   * the first free `name_2`, `name_3`, ... when the name is taken or reserved.
+   */
+  assignToolNames(style: NamingStyle = 'scoped', reserved: Iterable<string> = RESERVED_TOOL_NAMES): Map<string, string> {
+    const taken = new Set<string>(reserved)
+    const names = new Map<string, string>()
+    for (const recipe of this.entries()) {
+      const wanted = preferredToolName(recipe, style)
+      let name = wanted
+      for (let n = 2; taken.has(name); n++) {
+        const suffix = `_${n}`
+        name = `${fitLength(wanted, suffix.length)}${suffix}`
+      }
+      taken.add(name)
+      names.set(recipe.id, name)
+    }
+    return names
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The Recipe value: one runnable command a repository declares, as a collector found it.
+ * Recipes are plain frozen data so that they serialize to JSON as they are.
+ */
+
+/** The built-in collectors' sources, in the book's default order. */
+export const BUILTIN_SOURCES = ['make', 'scripts', 'just', 'deno', 'cargo', 'task'] as const
+export type BuiltinSource = (typeof BUILTIN_SOURCES)[number]
+
+/** A declared parameter of a recipe (a just recipe's parameters, for example). */
+export interface RecipeParameter {
+  readonly name: string
+  /** The default value as written in the manifest, when there is one. */
+  readonly default?: string
+  /** `+` takes one or more values, `*` zero or more. */
+  readonly variadic?: '+' | '*'
+}
+
+export interface Recipe {
+  /** Stable identity: `source:name` at the root, `source:cwd:name` below it. Dedupe key of the book. */
+  readonly id: string
+  /** The collector that found it: a built-in source or a third-party collector's name. */
+  readonly source: string
+  /** The executable that runs it (make, npm, pnpm, yarn, bun, just, deno, cargo, task, ...). */
+  readonly runner: string
+  /** The name the runner knows (script name, `mod::recipe`, `ns:task`, `bin/name` for cargo). */
+  readonly name: string
+  /** The full shell command line, without extra arguments. */
+  readonly command: string
+  /** POSIX path of the working directory relative to the scan root; `.` for the root. */
+  readonly cwd: string
+  readonly description: string
+  /** POSIX path of the manifest relative to the scan root. */
+  readonly file: string
+  /** 1-based line of the definition, where known. */
+  readonly line?: number
+  readonly prerequisites: readonly string[]
+  /** Variables the recipe references, offered as `VAR=value` hints. */
+  readonly variables: readonly string[]
+  readonly parameters: readonly RecipeParameter[]
+  /** Qualifier that tool names carry: workspace package, just module path, Taskfile namespace, cargo package. */
+  readonly scope?: string
+  /** Other names the runner accepts for it. */
+  readonly aliases: readonly string[]
+  /** Inserted between the command and extra arguments (`--` for `npm run`). */
+  readonly argsSeparator?: string
+}
+
+/** What a collector supplies; everything optional has a default. */
+export interface RecipeInput {
+  source: string
+  runner: string
+  name: string
+  command: string
+  cwd?: string
+  description?: string
+  file: string
+  line?: number
+  prerequisites?: readonly string[]
+  variables?: readonly string[]
+  parameters?: readonly RecipeParameter[]
+  scope?: string
+  aliases?: readonly string[]
+  argsSeparator?: string
+  id?: string
+}
+
+export class RecipeError extends Error {
+  override name = 'RecipeError'
+}
+
+function toPosix(path: string): string {
+  const p = path.replace(/\\/g, '/').replace(/\/+$/, '').replace(/^\.\//, '')
+  return p === '' ? '.' : p
+}
+
+export function recipeId(source: string, cwd: string, name: string): string {
+  return cwd === '.' ? `${source}:${name}` : `${source}:${cwd}:${name}`
+}
+
+/** Builds a frozen Recipe, checking the fields a collector must fill. */
+export function createRecipe(input: RecipeInput): Recipe {
+  for (const key of ['source', 'runner', 'name', 'command', 'file'] as const) {
+    if (typeof input[key] !== 'string' || input[key].trim() === '') {
+      throw new RecipeError(`recipe field "${key}" must be a non-empty string (got ${JSON.stringify(input[key])})`)
+    }
+  }
+  if (input.line !== undefined && (!Number.isInteger(input.line) || input.line < 1)) {
+    throw new RecipeError(`recipe field "line" must be a positive integer (got ${input.line})`)
+  }
+  const cwd = toPosix(input.cwd ?? '.')
+  if (cwd.startsWith('/') || cwd === '..' || cwd.startsWith('../')) {
+    throw new RecipeError(`recipe cwd must be relative to the scan root (got "${input.cwd}")`)
+  }
+  const recipe: Recipe = {
+    id: input.id ?? recipeId(input.source, cwd, input.name),
+    source: input.source,
+    runner: input.runner,
+    name: input.name,
+    command: input.command,
+    cwd,
+    description: (input.description ?? '').trim(),
+    file: toPosix(input.file),
+    ...(input.line !== undefined ? { line: input.line } : {}),
+    prerequisites: Object.freeze([...(input.prerequisites ?? [])]),
+    variables: Object.freeze([...(input.variables ?? [])]),
+    parameters: Object.freeze((input.parameters ?? []).map((p) => Object.freeze({ ...p }))),
+    ...(input.scope ? { scope: input.scope } : {}),
+    aliases: Object.freeze([...(input.aliases ?? [])]),
+    ...(input.argsSeparator ? { argsSeparator: input.argsSeparator } : {}),
+  }
+  return Object.freeze(recipe)
+}
+
+/**
+ * The command line for a call with extra arguments. `args` is shell code appended verbatim
+ * (the seed's single extension point); npm gets `--` first so that flags reach the script.
+ */
+export function commandWithArgs(recipe: Pick<Recipe, 'command' | 'argsSeparator'>, args?: string): string {
+  const extra = (args ?? '').trim()
+  if (extra === '') return recipe.command
+  return recipe.argsSeparator ? `${recipe.command} ${recipe.argsSeparator} ${extra}` : `${recipe.command} ${extra}`
+}
+
+/** A problem found in the user's files: reported, never thrown. */
+export interface Diagnostic {
+  readonly source: string
+  /** POSIX path relative to the scan root. */
+  readonly file: string
+  readonly line?: number
+  readonly message: string
+  readonly severity: 'error' | 'warning'
+}
+
+export function createDiagnostic(d: { source: string; file: string; line?: number; message: string; severity?: 'error' | 'warning' }): Diagnostic {
+  return Object.freeze({
+    source: d.source,
+    file: toPosix(d.file),
+    ...(d.line !== undefined ? { line: d.line } : {}),
+    message: d.message,
+    severity: d.severity ?? 'error',
+  })
+}
