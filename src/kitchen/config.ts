@@ -7,7 +7,7 @@
 import { isRecord } from './check.js'
 import {
   isProjectName, RULE_NAME, RULEBOOK_NAME, THINKING_LEVELS,
-  type KitchenConfig, type ModelRule, type Profile, type RulebookSelection,
+  type KitchenConfig, type ModelRule, type Profile, type RulebookSelection, type ThinkingLevel,
 } from './domain.js'
 
 export const DEFAULT_KITCHEN_CONFIG: Readonly<KitchenConfig> = Object.freeze({
@@ -150,7 +150,7 @@ function prof(p: unknown, at: string, err: (line: string) => void): Profile | un
     err(`${at}.thinking must be one of ${THINKING_LEVELS.join(', ')}, not ${kind(p.thinking)}`)
   }
   if (!ok) return undefined
-  return p.thinking === undefined ? { model: p.model as string } : { model: p.model as string, thinking: p.thinking as Profile['thinking'] & string }
+  return p.thinking === undefined ? { model: p.model as string } : { model: p.model as string, thinking: p.thinking as ThinkingLevel }
 }
 
 function rulebook(v: unknown, field: string, err: (line: string) => void): RulebookSelection | undefined {
