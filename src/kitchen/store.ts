@@ -116,6 +116,16 @@ class RunCache {
     this.path = join(runsDir, `${n}.jsonl`)
     this.errPath = join(runsDir, `${n}.err`)
   }
+
+  resetClaim(): void {
+    this.fold = EMPTY_RUN_FOLD
+    this.reader = new LineReader()
+    this.size = 0
+    this.mtimeMs = 0
+    this.errSize = 0
+    this.errTail = ''
+    this.frozen = false
+  }
 }
 
 class TaskCache {
@@ -610,7 +620,11 @@ export class Store {
 
     if (td) {
       const log = c.logReader.read(join(dir, 'log.jsonl'))
-      if (log.reset) (c.log = []), (c.logBad = 0), (c.closed = false)
+      if (log.reset) {
+        c.log = []
+        c.logBad = 0
+        c.closed = false
+      }
       if (log.lines.length > 0 || log.reset) {
         dirty = true
         c.log = [...c.log]
@@ -626,7 +640,10 @@ export class Store {
     }
 
     if (c.closed) {
-      if (!c.worktreeGone && !stat(this.worktree(id))) (c.worktreeGone = true), (dirty = true)
+      if (!c.worktreeGone && !stat(this.worktree(id))) {
+        c.worktreeGone = true
+        dirty = true
+      }
     } else {
       if (this.snapRuns(c, td !== undefined)) dirty = true
       // The cook moves pending messages to handled/ while its run is in flight; only the owner adds.
@@ -634,7 +651,10 @@ export class Store {
       if (inbox) {
         c.inboxDir = inbox === 'gone' ? undefined : inbox
         const list = inbox === 'gone' ? [] : listInbox(c.inboxPath)
-        if (list.length !== c.inbox.length || list.some((m, i) => m.name !== c.inbox[i]!.name)) (c.inbox = list), (dirty = true)
+        if (list.length !== c.inbox.length || list.some((m, i) => m.name !== c.inbox[i]!.name)) {
+          c.inbox = list
+          dirty = true
+        }
       }
     }
 
@@ -670,13 +690,23 @@ export class Store {
         else e.prompt = true
         seen.set(n, e)
       }
-      for (const n of c.runs.keys()) if (!seen.has(n)) (c.runs.delete(n)), (dirty = true)
+      for (const n of c.runs.keys()) {
+        if (!seen.has(n)) {
+          c.runs.delete(n)
+          dirty = true
+        }
+      }
       for (const [n, e] of seen) {
         let r = c.runs.get(n)
-        if (!r) c.runs.set(n, (r = new RunCache(runNo(n), dir))), (dirty = true)
+        if (!r) {
+          r = new RunCache(runNo(n), dir)
+          c.runs.set(n, r)
+          dirty = true
+        }
         if (r.hasPrompt !== e.prompt || r.claimed !== e.run) {
           r.hasPrompt = e.prompt
-          if (r.claimed && !e.run) (r.fold = EMPTY_RUN_FOLD), (r.reader = new LineReader()), (r.size = 0), (r.errSize = 0), (r.errTail = '')
+          // The claim was removed (reclaimed): a new claim of the same run starts from nothing.
+          if (r.claimed && !e.run) r.resetClaim()
           r.claimed = e.run
           delete r.record
           dirty = true
@@ -687,7 +717,10 @@ export class Store {
     for (const n of c.runs.keys()) if (n > last) last = n
     for (const r of c.runs.values()) {
       if (r.frozen || !r.claimed) continue
-      if (this.pollRun(r)) (delete r.record), (dirty = true)
+      if (this.pollRun(r)) {
+        delete r.record
+        dirty = true
+      }
       // A settled run has said everything; a newer run was claimed only after this run's cook was
       // gone. Either way this was the final read.
       if (r.n < last || r.fold.settledAt !== undefined) r.frozen = true
