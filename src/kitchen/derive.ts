@@ -10,7 +10,7 @@ import {
 } from './domain.js'
 import type { RunRecord, TaskRecord } from './store.js'
 
-export { foldRunLine, EMPTY_RUN_FOLD, type RunFold } from './run-fold.js'
+export { foldRunLine, foldRunLines, EMPTY_RUN_FOLD, type RunFold } from './run-fold.js'
 export { selectModels, modelsPrompt, type ModelCheck, type Selection, type Skipped } from './models.js'
 export { rulebookFor, missingRulebooks, rulebookText, type Role } from './rulebooks.js'
 

@@ -33,7 +33,7 @@ import {
 } from './domain.js'
 import { check } from './check.js'
 import { LineReader } from './line-reader.js'
-import { EMPTY_RUN_FOLD, foldRunLine, type RunFold } from './run-fold.js'
+import { EMPTY_RUN_FOLD, foldRunLines, type RunFold } from './run-fold.js'
 
 /** One run of a task as the snapshot sees it. */
 export interface RunRecord {
@@ -736,9 +736,7 @@ export class Store {
     if (st.size !== r.size || st.mtimeMs !== r.mtimeMs) {
       const got = r.reader.read(path)
       if (got.reset) r.fold = EMPTY_RUN_FOLD
-      let fold = r.fold
-      for (const text of got.lines) fold = foldRunLine(fold, parseRunLine(text))
-      r.fold = fold
+      r.fold = foldRunLines(r.fold, got.lines.map(parseRunLine))
       r.size = st.size
       r.mtimeMs = st.mtimeMs
       changed = true

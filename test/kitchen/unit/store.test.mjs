@@ -314,3 +314,21 @@ test('a reclaimed empty claim that is claimed again folds only the new file', (t
   assert.equal(r.fold.report.status, 'done')
   assert.equal(r.fold.lines, 12)
 })
+
+test('a task directory without task.json is skipped while young and listed as broken once old; a stray directory is broken', async (t) => {
+  const { store } = kitchen(t)
+  const { utimesSync } = await import('node:fs')
+  mkdirSync(store.taskDir('api-4'))
+  assert.deepEqual(store.snapshot().broken, [])
+  const old = new Date(Date.now() - 60_000)
+  utimesSync(store.taskDir('api-4'), old, old)
+  mkdirSync(join(store.root, 'tasks', 'scratch'))
+  const snap = store.snapshot()
+  assert.deepEqual(snap.broken.map((b) => [b.id, b.reason]).sort(), [
+    ['api-4', 'task.json is missing (the dispatch stopped before writing it)'],
+    ['scratch', 'the directory name is not a task id like "api-7"'],
+  ])
+  // Once the file is fixed the task is listed again.
+  writeFileSync(store.taskFile('api-4'), JSON.stringify(spec(store, 'api-4')))
+  assert.deepEqual(store.snapshot().tasks.map((r) => r.id), ['api-4'])
+})
