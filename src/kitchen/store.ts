@@ -500,14 +500,26 @@ export class Store {
     const errors: string[] = []
     const config = this.snapConfig()
     errors.push(...config.errors)
-    const projects = this.snapProjects(errors)
+    let projects: ProjectSpec[] = []
+    try {
+      projects = this.snapProjects(errors)
+    } catch (error) {
+      errors.push(`projects/ cannot be read: ${(error as Error).message}`)
+    }
     const tasks: TaskRecord[] = []
     const broken: BrokenTask[] = []
     let badLines = 0
     for (const name of this.snapTaskNames()) {
       let cache = this.tasks.get(name)
       if (!cache) this.tasks.set(name, (cache = new TaskCache(name, join(this.root, 'tasks'))))
-      const rec = this.snapTask(cache)
+      let rec: TaskRecord | BrokenTask | undefined
+      try {
+        rec = this.snapTask(cache)
+      } catch (error) {
+        // One unreadable task (permissions, a file where a directory belongs) never stops the tick.
+        this.tasks.delete(name)
+        rec = { id: name, reason: `cannot be read: ${(error as Error).message}` }
+      }
       if (rec === undefined) continue
       if ('reason' in rec) broken.push(rec)
       else {

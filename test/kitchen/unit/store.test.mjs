@@ -332,3 +332,17 @@ test('a task directory without task.json is skipped while young and listed as br
   writeFileSync(store.taskFile('api-4'), JSON.stringify(spec(store, 'api-4')))
   assert.deepEqual(store.snapshot().tasks.map((r) => r.id), ['api-4'])
 })
+
+test('an unreadable task is listed as broken with the reason and the rest of the kitchen still reads', (t) => {
+  const { store } = kitchen(t)
+  const a = store.createTask('api', (id) => spec(store, id))
+  const b = store.createTask('api', (id) => spec(store, id))
+  // A file where the runs directory belongs makes listing it fail with ENOTDIR.
+  rmSync(join(store.taskDir(b.id), 'runs'), { recursive: true })
+  writeFileSync(join(store.taskDir(b.id), 'runs'), 'not a directory')
+  const snap = store.snapshot()
+  assert.deepEqual(snap.tasks.map((r) => r.id), [a.id])
+  assert.equal(snap.broken.length, 1)
+  assert.equal(snap.broken[0].id, b.id)
+  assert.match(snap.broken[0].reason, /^cannot be read: ENOTDIR/)
+})
