@@ -1,0 +1,388 @@
+/**
+ * The kitchen's words: branded ids, every shape the kitchen persists (with its parser), the run-file
+ * line schema that a cook writes, the derived unions, and the error type. No harness types, no I/O.
+ *
+ * Persisted files and who writes them (one writer per file):
+ *   config.json            the person (or the harness config layer)        -> KitchenConfig (config.ts)
+ *   pass.lock              the lease holder                                -> Lease
+ *   projects/<name>.json   the owner, once                                 -> ProjectSpec
+ *   tasks/<id>/task.json   the owner, once (tmp + rename, mkdir exclusive) -> TaskSpec
+ *   tasks/<id>/log.jsonl   the owner, append                               -> LogEvent per line
+ *   tasks/<id>/runs/<n>.jsonl  the cook's stdout                           -> RunLine per line
+ *   tasks/<id>/inbox/<at>-<tag>.msg  the owner (tmp + rename)              -> message text, time in the name
+ */
+import {
+  arr, bool, check, int, isRecord, nonEmpty, obj, oneOf, pattern, str, tagged,
+  type Checked, type Out, type Parser,
+} from './check.js'
+
+// ---------------------------------------------------------------- ids
+
+export type TaskId = string & { readonly __brand: 'TaskId' }
+/** A run number of a task, from 1. Run `n` is `runs/<n>.jsonl`. */
+export type RunNo = number & { readonly __brand: 'RunNo' }
+/** Milliseconds since the epoch. */
+export type Millis = number
+export type ProjectName = string
+
+/**
+ * A project name: a file name (`projects/<name>.json`) and the head of every task id and branch.
+ * Letters, digits, `.`, `_`, `-`; starts with a letter or digit; no `..`; not ending in `.` or `.lock`.
+ */
+export function isProjectName(name: unknown): name is ProjectName {
+  return typeof name === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) &&
+    !name.includes('..') && !name.endsWith('.') && !name.endsWith('.lock')
+}
+
+const TASK_ID = /^([A-Za-z0-9][A-Za-z0-9._-]*)-([1-9][0-9]{0,8})$/
+
+/** `api-7`: the project name, a dash, the task's number in that project. */
+export function taskId(project: ProjectName, n: number): TaskId {
+  return `${project}-${n}` as TaskId
+}
+
+export function parseTaskId(id: string): { project: ProjectName; n: number } | undefined {
+  const m = TASK_ID.exec(id)
+  if (!m || !isProjectName(m[1])) return undefined
+  return { project: m[1]!, n: Number(m[2]) }
+}
+
+export function isTaskId(id: unknown): id is TaskId {
+  return typeof id === 'string' && parseTaskId(id) !== undefined
+}
+
+export function runNo(n: number): RunNo {
+  if (!Number.isSafeInteger(n) || n < 1) throw new KitchenError('KITCHEN_BAD_INPUT', `run number must be a whole number >= 1, not ${n}`)
+  return n as RunNo
+}
+
+// ---------------------------------------------------------------- models
+
+export const THINKING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const
+export type ThinkingLevel = (typeof THINKING_LEVELS)[number]
+
+/** A cook model: `model` is `provider/id` (or an id that one provider has), `thinking` a level. */
+export interface Profile {
+  model: string
+  thinking?: ThinkingLevel
+}
+
+/** The model a run actually used, as the harness selects it. */
+export interface ModelRef {
+  provider: string
+  model: string
+}
+
+export function modelName(ref: ModelRef): string {
+  return `${ref.provider}/${ref.model}`
+}
+
+/** A model rule of the config, normalized: `use` is always a list. */
+export interface ModelRule {
+  name: string
+  when: string
+  use: Profile[]
+  why?: string
+}
+
+export const RULE_NAME = /^[a-z0-9][a-z0-9-]*$/
+/** A rulebook name (or `none`); the seed's recipe names. */
+export const RULEBOOK_NAME = /^[a-z0-9-]+$/
+
+export const modelString: Parser<string> = pattern(/^\S+$/, 'a model name "provider/id" with no spaces')
+export const profile: Parser<Profile> = obj({ model: modelString }, { thinking: oneOf(THINKING_LEVELS) })
+const modelRef: Parser<ModelRef> = obj({ provider: nonEmpty, model: nonEmpty })
+
+// ---------------------------------------------------------------- config (normalized; parsing in config.ts)
+
+export interface RulebookSelection {
+  /** The chef's rulebook and every cook's without a project entry; a name or `none`. Unset: no selection. */
+  default?: string
+  /** Per project; a Map so that a project named like an object property inherits nothing. */
+  projects: Map<ProjectName, string>
+}
+
+export interface KitchenConfig {
+  /** Cooks that may run at once (default 3). */
+  maxCooks: number
+  models: { rules: ModelRule[]; default: Profile[] }
+  /** Extra arguments for every cook process. */
+  cookArgs: string[]
+  rulebook: RulebookSelection
+  /** A stop sends SIGTERM, then SIGKILL after this long (default 5 s). */
+  killGraceMs: number
+  /** A settled run whose process lives this long after its last line gets SIGTERM (default 10 s). */
+  exitGraceMs: number
+  /** How long `send` waits for a reported cook to exit before it answers `after-exit` (default 5 s). */
+  exitWaitMs: number
+  /** An empty run-file claim with no process is reclaimed only when older than this (default 30 s). */
+  reclaimAfterMs: number
+}
+
+// ---------------------------------------------------------------- projects/<name>.json
+
+export const DEFAULT_BRANCH_PREFIX = 'issue/'
+
+export interface ProjectSpec {
+  name: ProjectName
+  /** Absolute path of the git repository. */
+  path: string
+  baseBranch: string
+  /** A file without it uses `issue/`. */
+  branchPrefix: string
+  note?: string
+  createdAt?: Millis
+}
+
+const projectName: Parser<ProjectName> = (v, p) => (isProjectName(v) ? v : pattern(/$^/, 'a project name (letters, digits, . _ -)')(v, p))
+const projectFile = obj(
+  { name: projectName, path: nonEmpty, baseBranch: nonEmpty },
+  { branchPrefix: nonEmpty, note: str, createdAt: int() },
+)
+
+export function parseProject(value: unknown): Checked<ProjectSpec> {
+  const r = check(projectFile, value)
+  if (!r.ok) return r
+  return { ok: true, value: { ...r.value, branchPrefix: r.value.branchPrefix ?? DEFAULT_BRANCH_PREFIX } }
+}
+
+// ---------------------------------------------------------------- tasks/<id>/task.json
+
+/** The immutable task spec, written once at dispatch. */
+export interface TaskSpec {
+  id: TaskId
+  project: ProjectName
+  title: string
+  brief: string
+  /** The task branch: the project's prefix plus the id, as of dispatch. Review and close use this one. */
+  branch: string
+  /** Absolute path of `worktrees/<id>`. */
+  worktree: string
+  baseBranch: string
+  /** The agent session all runs of the task share. */
+  sessionId: string
+  /** Frozen candidates in order. Empty: each launch uses the kitchen default of that moment. */
+  models: Profile[]
+  /** The model rule chosen at dispatch, if any. */
+  rule?: string
+  createdAt?: Millis
+}
+
+const taskIdP: Parser<TaskId> = (v, p) => (isTaskId(v) ? v : (pattern(/$^/, 'a task id like "api-7"')(v, p) as TaskId))
+const taskFile = obj(
+  { id: taskIdP, project: projectName, title: str, brief: str, branch: nonEmpty, worktree: nonEmpty, baseBranch: nonEmpty, sessionId: nonEmpty },
+  { models: arr(profile), model: modelString, thinking: oneOf(THINKING_LEVELS), rule: pattern(RULE_NAME, 'a rule name'), createdAt: int() },
+)
+
+/**
+ * Parses a task.json. A file from before candidates keeps its `model` as `models: [{model}]`, and one
+ * without a model loads `[]`, so a task that relied on the config model of its time keeps it.
+ */
+export function parseTask(value: unknown): Checked<TaskSpec> {
+  const r = check(taskFile, value)
+  if (!r.ok) return r
+  const { model, thinking, models, ...rest } = r.value
+  if (models && model !== undefined) return { ok: false, reason: '$ has both "models" and the older "model"; keep "models"' }
+  const list = models ?? (model !== undefined ? [thinking ? { model, thinking } : { model }] : [])
+  const spec: TaskSpec = { ...rest, models: list }
+  if (spec.rule === undefined) delete spec.rule
+  if (parseTaskId(spec.id)!.project !== spec.project) return { ok: false, reason: `$.id "${spec.id}" does not start with the project "${spec.project}"` }
+  return { ok: true, value: spec }
+}
+
+// ---------------------------------------------------------------- tasks/<id>/log.jsonl
+
+/**
+ * Decisions only, one JSON object per line. `run` is the run the event is about:
+ * - `stop`: chef_stop of a cooking run (signal its cook; the run ends as stopped).
+ * - `hold`: chef_stop of a queued task; `run` is the run that would launch next.
+ * - `notified`: the chef's session received the wake for this run.
+ * - `launch_failed`: the launch of `run` produced no output; `reason` says why.
+ * - `closed`: the task is closed; `discarded` when closed with `discard: true`.
+ */
+export type LogEvent =
+  | { type: 'stop'; at: Millis; run: RunNo }
+  | { type: 'hold'; at: Millis; run: RunNo }
+  | { type: 'notified'; at: Millis; run: RunNo }
+  | { type: 'launch_failed'; at: Millis; run: RunNo; reason: string }
+  | { type: 'closed'; at: Millis; discarded: boolean }
+
+const at = int()
+const run = int(1) as Parser<RunNo>
+export const logEvent: Parser<LogEvent> = tagged<LogEvent>('type', {
+  stop: obj({ type: oneOf(['stop']), at, run }),
+  hold: obj({ type: oneOf(['hold']), at, run }),
+  notified: obj({ type: oneOf(['notified']), at, run }),
+  launch_failed: obj({ type: oneOf(['launch_failed']), at, run, reason: str }),
+  closed: obj({ type: oneOf(['closed']), at, discarded: bool }),
+})
+
+// ---------------------------------------------------------------- pass.lock
+
+/** The lease: who owns the kitchen (gets the wakes, may launch). Stale when the pid is dead or restarted. */
+export interface Lease {
+  pid: number
+  /** The process start time as the platform reports it (Linux: /proc/<pid>/stat field 22). */
+  pidStart: string
+  sessionId: string
+  since: Millis
+}
+export const lease: Parser<Lease> = obj({ pid: int(1), pidStart: nonEmpty, sessionId: nonEmpty, since: at })
+
+// ---------------------------------------------------------------- tasks/<id>/inbox
+
+/** Inbox file names: `<at, 13 digits>-<tag>.msg`, so that name order is time order. */
+export const INBOX_NAME = /^(\d{13})-([A-Za-z0-9_-]{1,64})\.msg$/
+
+export function inboxName(atMs: Millis, tag: string): string {
+  return `${String(atMs).padStart(13, '0')}-${tag}.msg`
+}
+
+/** A message waiting in the inbox; the text is read only when a launch writes it into a prompt. */
+export interface PendingMessage {
+  name: string
+  at: Millis
+}
+
+// ---------------------------------------------------------------- tasks/<id>/runs/<n>.jsonl
+
+export const REPORT_STATUSES = ['done', 'needs_decision', 'blocked', 'failed'] as const
+export type ReportStatus = (typeof REPORT_STATUSES)[number]
+export interface Report {
+  status: ReportStatus
+  summary: string
+}
+export const report: Parser<Report> = obj({ status: oneOf(REPORT_STATUSES), summary: str })
+
+export const STOP_REASONS = ['stop', 'length', 'tool_use', 'error', 'aborted'] as const
+
+/**
+ * The run file: what a cook did, one JSON object per LF-terminated line, written by the cook runner on
+ * its stdout (fd 1 is the claimed run file). The fake cook of the tests writes exactly this. Every line
+ * has `type` and `at` (ms since the epoch, the cook's clock). Lines a reader does not know are skipped
+ * and counted, never fatal. Modeled on the agent events the kitchen needs:
+ *
+ * - `run_start` (first line): `v` 1; `sessionId` the agent session the run created or resumed;
+ *   `resumed` true when the session already had events; `model` the `{provider, model}` selected.
+ * - `prompted` (a user `message_end`): a user message reached the session. `source` `prompt` for the
+ *   run's prompt file, `steer` for an inbox message taken mid-run; `text` the message. The first one
+ *   means the brief has been delivered.
+ * - `assistant` (an assistant `message_end`): `model` that answered; `stopReason` one of `stop`,
+ *   `length`, `tool_use`, `error`, `aborted`; `text` the message's text (may be empty); `error` the
+ *   provider error text when `stopReason` is `error`, for example `402: Payment Required`, after the
+ *   harness's own retries.
+ * - `tool_start` (`tool_execution_start`): `callId`, `tool` name, `activity` a one-line summary of the
+ *   key argument (`npm test`, `src/limit.go`).
+ * - `tool_end` (`tool_execution_end`): `callId`, `tool`, `isError`; `tail` an optional short tail of the
+ *   output for viewers; `report` the parsed `{status, summary}` of a `chef_report` call (its
+ *   structured content). A `chef_report` ends the run with no further model call.
+ * - `settled` (`agent_settled`, last line): the agent loop is idle and the run is over; `reason`
+ *   free text from the harness (`completed`, `error`, `aborted`).
+ * - `runner_error`: the runner itself failed (bad arguments, session resume); `message` says how.
+ *   A run without `settled` is a crash whatever it wrote; this line gives the reason.
+ */
+export type RunLine =
+  | { type: 'run_start'; at: Millis; v: 1; sessionId: string; resumed: boolean; model: ModelRef }
+  | { type: 'prompted'; at: Millis; source: 'prompt' | 'steer'; text: string }
+  | { type: 'assistant'; at: Millis; model: ModelRef; stopReason: (typeof STOP_REASONS)[number]; text: string; error?: string }
+  | { type: 'tool_start'; at: Millis; callId: string; tool: string; activity: string }
+  | { type: 'tool_end'; at: Millis; callId: string; tool: string; isError: boolean; tail?: string; report?: Report }
+  | { type: 'settled'; at: Millis; reason?: string }
+  | { type: 'runner_error'; at: Millis; message: string }
+
+export const RUN_LINE_TYPES = ['run_start', 'prompted', 'assistant', 'tool_start', 'tool_end', 'settled', 'runner_error'] as const
+
+export const runLine: Parser<RunLine> = tagged<RunLine>('type', {
+  run_start: obj({ type: oneOf(['run_start']), at, v: oneOf([1]), sessionId: nonEmpty, resumed: bool, model: modelRef }),
+  prompted: obj({ type: oneOf(['prompted']), at, source: oneOf(['prompt', 'steer']), text: str }),
+  assistant: obj({ type: oneOf(['assistant']), at, model: modelRef, stopReason: oneOf(STOP_REASONS), text: str }, { error: str }),
+  tool_start: obj({ type: oneOf(['tool_start']), at, callId: str, tool: nonEmpty, activity: str }),
+  tool_end: obj({ type: oneOf(['tool_end']), at, callId: str, tool: nonEmpty, isError: bool }, { tail: str, report }),
+  settled: obj({ type: oneOf(['settled']), at }, { reason: str }),
+  runner_error: obj({ type: oneOf(['runner_error']), at, message: str }),
+}) as Parser<RunLine>
+
+/** The tool a cook calls to conclude its run. */
+export const REPORT_TOOL = 'chef_report'
+
+/** Parses one run-file line (text without the LF); undefined for a line that is not valid. */
+export function parseRunLine(text: string): RunLine | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  const r = check(runLine, value)
+  return r.ok ? r.value : undefined
+}
+
+export function parseLogLine(text: string): LogEvent | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (!isRecord(value)) return undefined
+  const r = check(logEvent, value)
+  return r.ok ? r.value : undefined
+}
+
+// ---------------------------------------------------------------- derived state (never stored)
+
+/** What a cooking cook is doing: one line, and since when. */
+export interface Activity {
+  text: string
+  since: Millis
+}
+
+export type TaskState =
+  | { kind: 'queued'; why: 'new' | 'message' | 'interrupted-launch' | 'fallback' }
+  | { kind: 'cooking'; run: RunNo; since: Millis; activity: Activity }
+  | { kind: 'idle'; run: RunNo | undefined; since: Millis; outcome: Outcome }
+  | { kind: 'closed'; at: Millis; discarded: boolean }
+
+export type FailureCause = 'provider' | 'crash' | 'launch' | 'report'
+
+export type Outcome =
+  | { kind: 'done'; summary: string; reported: boolean }
+  | { kind: 'needs_decision'; question: string }
+  | { kind: 'blocked'; reason: string }
+  | { kind: 'failed'; reason: string; cause: FailureCause }
+  | { kind: 'stopped' }
+
+// ---------------------------------------------------------------- errors
+
+export type KitchenErrorCode =
+  | 'KITCHEN_BAD_INPUT' // a tool argument or dispatch input is invalid; the message names the fix
+  | 'KITCHEN_UNKNOWN_PROJECT'
+  | 'KITCHEN_UNKNOWN_TASK'
+  | 'KITCHEN_UNKNOWN_RULE' // the message lists the rule names
+  | 'KITCHEN_RULE_WITH_MODEL' // a dispatch names both a model rule and an explicit model
+  | 'KITCHEN_NO_MODEL' // every candidate model was dropped; the message gives each reason
+  | 'KITCHEN_PROJECT_EXISTS'
+  | 'KITCHEN_BAD_BRANCH'
+  | 'KITCHEN_TASK_CLOSED'
+  | 'KITCHEN_CLOSE_REFUSED'
+  | 'KITCHEN_BROKEN_TASK' // task.json does not parse
+  | 'KITCHEN_NOT_RUN_FILE'
+  | 'KITCHEN_CLAIM_TAKEN' // another launch claimed the run file first
+  | 'KITCHEN_LAUNCH_FAILED'
+  | 'KITCHEN_LEASE_LOST'
+  | 'KITCHEN_READ_ONLY'
+  | 'KITCHEN_IO'
+
+/** An error with a stable code: route on `code`, never parse `message`. The message names the fix. */
+export class KitchenError extends Error {
+  override name = 'KitchenError'
+  constructor(readonly code: KitchenErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+  }
+}
+
+/** The seed's name for the same error; one class, so `instanceof` works with either. */
+export const ChefError = KitchenError
+export type ChefError = KitchenError
+
+export type { Checked, Out }
