@@ -7,11 +7,10 @@
  * notice; it never loses one.
  */
 
-export interface Notice {
+/** What the Waker needs of a notice: its task and run (the dedupe key); the rest is for `compose`. */
+export interface WakeNotice {
   task: string
   run: number
-  /** One line (or a few) of the wake text for this run. */
-  text: string
 }
 
 export interface Wake {
@@ -19,7 +18,7 @@ export interface Wake {
   runs: { task: string; run: number }[]
 }
 
-export interface WakerOptions {
+export interface WakerOptions<N extends WakeNotice> {
   /** The quiet window each new notice opens or extends (default 1.5 s). */
   quietMs?: number
   /** The longest wait from the first notice of a batch (default 5 s). */
@@ -29,15 +28,15 @@ export interface WakerOptions {
   /** Record delivery (append `notified` per run). Runs before the notices leave the in-flight set. */
   delivered(runs: Wake['runs']): Promise<void>
   /** Build the wake text from the batch. */
-  compose(notices: readonly Notice[]): string
+  compose(notices: readonly N[]): string
   /** Report a failure of `delivered` (the notice is sent again later). */
   onError?(error: unknown): void
 }
 
-const key = (n: { task: string; run: number }) => `${n.task}#${n.run}`
+const key = (n: WakeNotice) => `${n.task}#${n.run}`
 
-export class Waker {
-  private readonly pending = new Map<string, Notice>()
+export class Waker<N extends WakeNotice = WakeNotice> {
+  private readonly pending = new Map<string, N>()
   private readonly inFlight = new Set<string>()
   private firstAt: number | undefined
   private timer: NodeJS.Timeout | undefined
@@ -46,13 +45,13 @@ export class Waker {
   private readonly sending = new Set<Promise<void>>()
   private disposed = false
 
-  constructor(private readonly opts: WakerOptions) {
+  constructor(private readonly opts: WakerOptions<N>) {
     this.quietMs = opts.quietMs ?? 1500
     this.capMs = opts.capMs ?? 5000
   }
 
   /** The notices due at this tick (all of them). New ones join the batch; gone ones leave it. */
-  offer(due: readonly Notice[]): void {
+  offer(due: readonly N[]): void {
     if (this.disposed) return
     const dueKeys = new Set(due.map(key))
     for (const k of this.pending.keys()) if (!dueKeys.has(k)) this.pending.delete(k)
