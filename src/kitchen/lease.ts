@@ -3,6 +3,7 @@
  * when its pid is dead or that pid started at another time (a reused pid). The O_EXCL run claim, not
  * the lease, is the hard guard against a double launch; the lease decides who writes and who is woken.
  */
+import { unlinkSync } from 'node:fs'
 import type { Lease } from './domain.js'
 import type { Store } from './store.js'
 import { pidAlive, procStat } from './cooks.js'
@@ -59,4 +60,13 @@ export async function acquireLease(store: Store, mine: Lease, alive: HolderAlive
   }
   const holder = currentLease(store)
   return holder ? { kind: 'held', holder } : { kind: 'held', holder: mine }
+}
+
+/** Give the lease up (the caller checked that it holds it). */
+export function releaseLease(store: Store): void {
+  try {
+    unlinkSync(store.leaseFile)
+  } catch {
+    // already gone
+  }
 }
