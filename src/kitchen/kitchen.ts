@@ -362,6 +362,7 @@ export class Kitchen extends KitchenBase {
   private readonly children = new Map<string, { unref(): void }>()
   /** A simulated crash, or a lost lease: the instance writes nothing more. */
   private dead = false
+  private deathError: KitchenError | undefined
   lost = false
 
   constructor(root: string, deps: KitchenDeps, readonly lease: Lease) {
@@ -398,7 +399,7 @@ export class Kitchen extends KitchenBase {
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.chain.then(() => {
-      if (this.dead) throw crashed()
+      if (this.dead) throw this.deathError ?? crashed()
       return fn()
     })
     this.chain = run.catch(() => {})
@@ -422,7 +423,7 @@ export class Kitchen extends KitchenBase {
   }
 
   private checkLease(): void {
-    if (this.dead) throw crashed()
+    if (this.dead) throw this.deathError ?? crashed()
     const cur = currentLease(this.store)
     if (sameHolder(cur, this.lease)) return
     this.lost = true
@@ -430,7 +431,8 @@ export class Kitchen extends KitchenBase {
     this.dispose()
     this.emitSnapshot([], 'read-only')
     const who = cur ? `session ${cur.sessionId} (pid ${cur.pid})` : 'nobody (the lease file is gone)'
-    throw new KitchenError('KITCHEN_LEASE_LOST', `the kitchen lease is now held by ${who}; this session is read-only: open the kitchen again, or take it over`)
+    this.deathError = new KitchenError('KITCHEN_LEASE_LOST', `the kitchen lease is now held by ${who}; this session is read-only: open the kitchen again, or take it over`)
+    throw this.deathError
   }
 
   /** Queue one tick unless one is already waiting on the chain. */
@@ -722,7 +724,7 @@ export class Kitchen extends KitchenBase {
       const config = this.store.loadConfig().config
       const prepared: { item: (typeof items)[number]; project: ProjectSpec; models: ReturnType<typeof selectModels> }[] = []
       for (const [i, item] of items.entries()) {
-        const where = items.length > 1 ? `tasks[${i}]: ` : ''
+        const where = input.tasks !== undefined ? `tasks[${i}]: ` : ''
         const project = this.store.readProject(item.project)
         if (!project) {
           const names = this.store.snapshot(this.now()).projects.map((p) => p.name)

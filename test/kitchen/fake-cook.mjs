@@ -4,7 +4,8 @@
 // `@fake: <steps>` found in the session's prompts (this run's prompt last), or FAKE_COOK_SCENARIO.
 //
 // Arguments (the test command template): --session-dir=D --session-id=S [--model=P/M]
-// [--thinking=T] --prompt-file=F; env KITCHEN_TASK_DIR for the inbox.
+// [--thinking=T] --prompt-file=F; env KITCHEN_TASK_DIR for the inbox. A model `bad/...` is refused
+// at start (stderr, exit 2, no output), as a harness refuses a model it does not know.
 //
 // Steps, run in order:
 //   fail402=<model>   when this run's model is <model>: a provider error (402) and settle
@@ -53,7 +54,7 @@ mkdirSync(sessionDir, { recursive: true })
 const sessionFile = join(sessionDir, 'fake-session.jsonl')
 const resumed = existsSync(sessionFile)
 const history = resumed ? readFileSync(sessionFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).text) : []
-appendFileSync(sessionFile, JSON.stringify({ model: modelText, text: prompt }) + '\n')
+appendFileSync(sessionFile, JSON.stringify({ model: modelText, argv: process.argv.slice(2), text: prompt }) + '\n')
 const all = [...history, prompt].join('\n')
 const scripts = [...all.matchAll(/^@fake:(.*)$/gm)].map((m) => m[1].trim())
 const script = (scripts.at(-1) ?? process.env.FAKE_COOK_SCENARIO ?? 'done').split(/\s+/).filter(Boolean)
@@ -71,6 +72,10 @@ function report(status, summary) {
 }
 
 async function main() {
+  if (modelText.startsWith('bad/')) {
+    process.stderr.write(`fake-cook: unknown model ${modelText}\n`)
+    process.exit(2)
+  }
   if (script[0] === 'badstart') {
     process.stderr.write(`fake-cook: model ${modelText} is not available\n`)
     process.exit(2)

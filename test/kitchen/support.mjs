@@ -85,3 +85,35 @@ export function pidAlive(pid) {
     return false
   }
 }
+
+/**
+ * Owners with made-up identities in one process: `alive` says which still run, and `crash(k)` stops
+ * an instance as a crash would (a fault thrown at the next named point), leaving its cooks running.
+ */
+export function owners() {
+  const alive = new Set()
+  let next = 900_000
+  return {
+    alive,
+    identity() {
+      const id = { pid: ++next, pidStart: `start-${next}` }
+      alive.add(id.pid)
+      return id
+    },
+    holderAlive: async (h) => alive.has(h.pid),
+    faults() {
+      const ctl = { at: undefined }
+      ctl.fault = (point) => {
+        if (ctl.at === point || ctl.at === '*') throw Object.assign(new Error(`simulated crash at ${point}`), { crash: true })
+      }
+      return ctl
+    },
+  }
+}
+
+/** Crash an owner now: its next tick throws at its first fault point. */
+export async function crash(k, ctl, pid, reg) {
+  ctl.at = '*'
+  await k.tick().catch(() => {})
+  reg.alive.delete(pid)
+}
