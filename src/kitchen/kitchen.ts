@@ -29,6 +29,7 @@ import { selectModels, type ModelCheck } from './models.js'
 import { Store, type KitchenSnapshot, type TaskRecord } from './store.js'
 import { boardText, restartText, wakeText } from './texts.js'
 import { Waker, type Wake } from './waker.js'
+import { normalizeDispatch, type DispatchItem } from './dispatch-input.js'
 
 /** Named points where a test may stop the owner as if it crashed there. */
 export type FaultPoint =
@@ -717,14 +718,16 @@ export class Kitchen extends KitchenBase {
   }
 
   /** One task, or `tasks: [...]` whose items inherit project, rule and model. Validated as a whole first. */
-  dispatch(input: DispatchInput): Promise<DispatchResult> {
+  dispatch(input: unknown): Promise<DispatchResult> {
     return this.serial(async () => {
       this.checkLease()
-      const items = normalizeDispatch(input)
+      const norm = normalizeDispatch(input)
+      if (!norm.ok) throw norm.error
+      const items: DispatchItem[] = norm.items
       const config = this.store.loadConfig().config
       const prepared: { item: (typeof items)[number]; project: ProjectSpec; models: ReturnType<typeof selectModels> }[] = []
       for (const [i, item] of items.entries()) {
-        const where = input.tasks !== undefined ? `tasks[${i}]: ` : ''
+        const where = norm.batch ? `tasks[${i}]: ` : ''
         const project = this.store.readProject(item.project)
         if (!project) {
           const names = this.store.snapshot(this.now()).projects.map((p) => p.name)
@@ -885,61 +888,6 @@ export class Kitchen extends KitchenBase {
     if (broken) throw new KitchenError('KITCHEN_BROKEN_TASK', `task ${id} is broken: ${broken.reason}; fix or remove tasks/${id}/task.json`)
     throw new KitchenError('KITCHEN_UNKNOWN_TASK', `there is no task ${id}; the board lists the tasks`)
   }
-}
-
-/** One dispatch item after inheritance from the top level. */
-export interface DispatchItem {
-  project: string
-  title: string
-  brief: string
-  model?: string
-  rule?: string
-}
-
-/** One task (`title`, `brief`) or a batch (`tasks`), whose items inherit project, rule and model. */
-export interface DispatchInput {
-  project?: string
-  title?: string
-  brief?: string
-  model?: string
-  rule?: string
-  tasks?: Partial<DispatchItem>[]
-}
-
-/**
- * Resolves a dispatch to its items, or refuses it as a whole with the fix named. Batches have no
- * size cap: items beyond the cook cap queue.
- */
-export function normalizeDispatch(input: DispatchInput): DispatchItem[] {
-  const bad = (m: string) => new KitchenError('KITCHEN_BAD_INPUT', m)
-  if (input === null || typeof input !== 'object') throw bad('dispatch takes an object: {project, title, brief} or {project, tasks: [{title, brief}, ...]}')
-  const single = input.title !== undefined || input.brief !== undefined
-  if (input.tasks !== undefined && single) throw bad('pass either title and brief for one task, or tasks for a batch, not both')
-  if (input.tasks === undefined && !single) throw bad('nothing to dispatch: pass title and brief, or tasks: [{title, brief}, ...]')
-  const raw: Partial<DispatchItem>[] = input.tasks ?? [{ title: input.title, brief: input.brief }]
-  if (!Array.isArray(raw) || raw.length === 0) throw bad('tasks is empty; give at least one {title, brief}')
-  return raw.map((item, i) => {
-    const where = input.tasks ? `tasks[${i}]` : 'dispatch'
-    if (item === null || typeof item !== 'object') throw bad(`${where} must be an object {title, brief}`)
-    const project = item.project ?? input.project
-    const model = item.model ?? input.model
-    const rule = item.rule ?? input.rule
-    const text = (v: unknown, k: string) => {
-      if (typeof v !== 'string' || v.trim() === '') throw bad(`${where} has no ${k}; give a non-empty ${k}`)
-      return v
-    }
-    const out: DispatchItem = { project: text(project, 'project'), title: text(item.title, 'title'), brief: text(item.brief, 'brief') }
-    if (model !== undefined) {
-      if (typeof model !== 'string' || model.trim() === '') throw bad(`${where}: model is blank; name a model as "provider/id", or leave it out`)
-      out.model = model
-    }
-    if (rule !== undefined) {
-      if (typeof rule !== 'string' || rule.trim() === '') throw bad(`${where}: rule is blank; name a model rule, or leave it out for the default models`)
-      out.rule = rule
-    }
-    if (out.model !== undefined && out.rule !== undefined) throw bad(`${where}: pass either model or rule, not both (an inherited one counts)`)
-    return out
-  })
 }
 
 export interface TickResult {

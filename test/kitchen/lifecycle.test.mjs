@@ -169,8 +169,12 @@ test('a new owner adopts a live cook and derives the outcome of a cook that exit
   await a.kitchen.addProject({ path: api })
   await a.kitchen.dispatch({ project: 'api', tasks: [{ title: 'long', brief: '@fake: wait=2500 done=long' }, { title: 'short', brief: '@fake: wait=100 done=short' }] })
   const longPid = (await a.kitchen.view('api-1')).live.pid
+  const shortPid = (await a.kitchen.view('api-2')).live.pid
   await crash(a.kitchen, ctl, idA.pid, reg)
-  await sleep(600) // api-2 finishes while no owner runs
+  // api-2 finishes while no owner runs
+  const run2 = join(root, 'tasks', 'api-2', 'runs', '1.jsonl')
+  await until(() => readFileSync(run2, 'utf8').includes('"settled"'), 'api-2 settled', 20_000)
+  await until(() => !pidAlive(shortPid), 'api-2 exited', 20_000)
   const b = await ownerKitchen(root, { identity: reg.identity(), holderAlive: reg.holderAlive })
   t.after(() => b.kitchen.close())
   const v1 = await b.kitchen.view('api-1')
@@ -282,11 +286,12 @@ test('a batch beyond the cook cap queues; never more cooks than the cap; items i
 test('dispatch validation refuses the whole batch with the fix named, and creates nothing', async (t) => {
   const { root, kitchen } = await setup({ models: { rules: [{ name: 'fast', when: 'small fixes', use: { model: 'p/fast' } }] } })
   t.after(() => kitchen.close())
-  await assert.rejects(kitchen.dispatch({ project: 'api', tasks: [{ title: 'a', brief: 'b' }, { title: '', brief: 'b' }] }), /tasks\[1\] has no title; give a non-empty title/)
+  await assert.rejects(kitchen.dispatch({ project: 'api', tasks: [{ title: 'a', brief: 'b' }, { title: '', brief: 'b' }] }), /nothing was dispatched: tasks\[1\]\.title is blank/)
   await assert.rejects(kitchen.dispatch({ project: 'api', tasks: [{ title: 'a', brief: 'b', rule: 'slow' }] }), (e) => e.code === 'KITCHEN_UNKNOWN_RULE' && /tasks\[0\]: unknown rule "slow"; the rules are fast/.test(e.message))
   await assert.rejects(kitchen.dispatch({ project: 'nope', title: 'a', brief: 'b' }), (e) => e.code === 'KITCHEN_UNKNOWN_PROJECT' && /the projects are api/.test(e.message))
   await assert.rejects(kitchen.dispatch({ project: 'api', title: 'a', brief: 'b', model: '  ' }), /model is blank/)
-  await assert.rejects(kitchen.dispatch({ project: 'api', title: 'a', brief: 'b', tasks: [] }), /not both/)
+  await assert.rejects(kitchen.dispatch({ project: 'api', title: 'a', brief: 'b', tasks: [{ title: 'c', brief: 'd' }] }), /title goes in each tasks\[\] item of a batch/)
+  await assert.rejects(kitchen.dispatch({ project: 'api', tasks: [{ title: 'c', brief: 'd', model: 'p/x', rule: 'fast' }] }), (e) => e.code === 'KITCHEN_RULE_WITH_MODEL')
   assert.deepEqual(readdirSync(join(root, 'tasks')), [])
   const d = await kitchen.dispatch({ project: 'api', rule: 'fast', tasks: [{ title: 'a', brief: '@fake: done' }] })
   assert.equal(JSON.parse(readFileSync(join(root, 'tasks', 'api-1', 'task.json'), 'utf8')).rule, 'fast')

@@ -58,7 +58,7 @@ export async function ownerKitchen(root, extra = {}) {
   return { kitchen: opened.kitchen, wakes, snapshots, reports, deps }
 }
 
-export async function until(fn, what = 'condition', ms = 10_000) {
+export async function until(fn, what = 'condition', ms = 30_000) {
   const end = Date.now() + ms
   let last
   while (Date.now() < end) {
