@@ -97,7 +97,8 @@ export function parseWorktreeList(text: string): WorktreeEntry[] {
   return out
 }
 
-async function worktrees(repo: string): Promise<WorktreeEntry[]> {
+/** The worktrees git knows for `repo`. */
+export async function listWorktrees(repo: string): Promise<WorktreeEntry[]> {
   return parseWorktreeList(await gitOk(repo, ['worktree', 'list', '--porcelain', '-z']))
 }
 
@@ -111,31 +112,57 @@ async function real(path: string): Promise<string> {
 
 export type EnsureResult = 'created' | 'attached' | 'present'
 
+/** The commits of local branches, in one call; a missing branch is absent from the map. */
+async function branchTips(repo: string, branches: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  const refs = branches.map((b) => `refs/heads/${b}`)
+  const r = await gitOk(repo, ['for-each-ref', '--format=%(objectname) %(refname)', '--end-of-options', ...refs])
+  for (const line of r.split('\n')) {
+    const sp = line.indexOf(' ')
+    if (sp < 0) continue
+    const ref = line.slice(sp + 1)
+    // for-each-ref matches a pattern as a prefix too (refs/heads/a matches refs/heads/a/b): exact only
+    const hit = branches.find((b) => ref === `refs/heads/${b}`)
+    if (hit !== undefined) out.set(hit, line.slice(0, sp))
+  }
+  return out
+}
+
 /**
  * Ensure `path` is a worktree of `repo` on `branch`: create the branch from `base` when it does not
  * exist, re-attach it when the directory went away. A second call is a no-op (`present`).
  */
 export async function ensureWorktree(repo: string, path: string, branch: string, base: string): Promise<EnsureResult> {
-  const want = await real(path)
-  const list = await worktrees(repo)
-  for (const w of list) {
-    if ((await real(w.path)) !== want) continue
-    if (!w.prunable && existsSync(path)) {
-      if (w.branch === branch) return 'present'
-      throw new GitError(`worktree ${path} is on ${w.branch ?? 'a detached HEAD'}, not on ${branch}; remove it or close the task with discard`, [])
-    }
-  }
-  await git(repo, ['worktree', 'prune'])
   if (existsSync(path)) {
+    // one call: the top of the worktree and the full name of HEAD (`HEAD` itself when detached)
+    const r = await git(path, ['rev-parse', '--show-toplevel', '--symbolic-full-name', 'HEAD'])
+    const [top, head] = r.stdout.split('\n')
+    if (r.ok && top !== undefined && (await real(top)) === (await real(path))) {
+      if (head === `refs/heads/${branch}`) return 'present'
+      const what = head?.startsWith('refs/heads/') ? `branch ${head.slice('refs/heads/'.length)}` : 'a detached HEAD'
+      throw new GitError(`worktree ${path} is on ${what}, not on ${branch}; check out ${branch} there, or close the task with discard`, [])
+    }
     throw new GitError(`cannot create the worktree: ${path} exists and is not a worktree of ${repo}; move it away`, [])
   }
-  if (await branchCommit(repo, branch)) {
-    await gitOk(repo, ['worktree', 'add', '--end-of-options', path, branch])
+  const tips = await branchTips(repo, [branch, base])
+  const add = async (args: string[]) => {
+    const r = await git(repo, args)
+    if (r.ok) return
+    // a worktree directory deleted by hand stays registered until pruned
+    if (/already registered|already checked out|is a missing but/.test(r.stderr)) {
+      await git(repo, ['worktree', 'prune'])
+      await gitOk(repo, args)
+      return
+    }
+    throw new GitError(`git ${args.join(' ')} failed in ${repo}: ${r.stderr.trim() || `exit ${r.exitCode}`}`, args)
+  }
+  if (tips.has(branch)) {
+    await add(['worktree', 'add', '--end-of-options', path, branch])
     return 'attached'
   }
-  const baseCommit = await branchCommit(repo, base)
+  const baseCommit = tips.get(base)
   if (!baseCommit) throw new GitError(`base branch ${base} does not exist in ${repo}; create it or register the project with another base`, [])
-  await gitOk(repo, ['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit])
+  await add(['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit])
   return 'created'
 }
 
@@ -152,6 +179,7 @@ export async function removeWorktree(repo: string, path: string): Promise<Remove
 }
 
 export interface WorktreeState {
+  /** `path` is the top of a git worktree (not a plain directory, nor one inside another repository). */
   exists: boolean
   dirty: boolean
   /** The branch of HEAD; undefined when detached. */
@@ -160,19 +188,24 @@ export interface WorktreeState {
 }
 
 export async function worktreeState(path: string): Promise<WorktreeState> {
-  if (!(await isRepo(path))) return { exists: false, dirty: false, rebasing: false }
-  const status = await gitOk(path, ['status', '--porcelain', '-z', '--untracked-files=normal'])
-  const head = await currentBranch(path)
-  let rebasing = false
-  for (const p of ['rebase-merge', 'rebase-apply']) {
-    const r = await git(path, ['rev-parse', '--git-path', p])
-    if (r.ok) {
-      const rel = r.stdout.trim()
-      const abs = rel.startsWith('/') ? rel : `${path}/${rel}`
-      if (existsSync(abs)) rebasing = true
-    }
+  const none: WorktreeState = { exists: false, dirty: false, rebasing: false }
+  if (!existsSync(path)) return none
+  const top = await git(path, ['rev-parse', '--show-toplevel', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'])
+  if (!top.ok) return none
+  const [toplevel, ...rebase] = top.stdout.split('\n').filter((l) => l.length > 0)
+  if (toplevel === undefined || (await real(toplevel)) !== (await real(path))) return none
+  const rebasing = rebase.some((p) => existsSync(p.startsWith('/') ? p : `${path}/${p}`))
+  // porcelain v2 with --branch: "# branch.head <name>|(detached)" headers, then one entry per change
+  const status = await gitOk(path, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=normal'])
+  let head: string | undefined
+  let dirty = false
+  for (const field of status.split('\0')) {
+    if (field.startsWith('# branch.head ')) {
+      const name = field.slice('# branch.head '.length)
+      head = name === '(detached)' ? undefined : name
+    } else if (field.length > 0 && !field.startsWith('# ')) dirty = true
   }
-  return { exists: true, dirty: status.length > 0, head, rebasing }
+  return head === undefined ? { exists: true, dirty, rebasing } : { exists: true, dirty, head, rebasing }
 }
 
 export interface Landing {
@@ -187,24 +220,28 @@ export interface Landing {
 }
 
 export async function landing(repo: string, branch: string, base: string): Promise<Landing> {
-  const tip = await branchCommit(repo, branch)
+  const tips = await branchTips(repo, [branch, base])
+  const tip = tips.get(branch)
   if (!tip) return { exists: false, ahead: 0, byBase: false }
-  const baseTip = await branchCommit(repo, base)
-  let byBase = false
+  const baseTip = tips.get(base)
   let ahead = 0
+  let byBase = false
   if (baseTip) {
-    byBase = (await git(repo, ['merge-base', '--is-ancestor', '--end-of-options', tip, baseTip])).ok
     ahead = Number((await gitOk(repo, ['rev-list', '--count', '--end-of-options', `${baseTip}..${tip}`])).trim())
+    // no commit of the branch is missing from the base: the branch is an ancestor of the base
+    byBase = ahead === 0
   }
+  if (byBase) return { exists: true, ahead, byBase }
   const remotes = await gitOk(repo, ['for-each-ref', `--contains=${tip}`, '--format=%(refname:short)', 'refs/remotes'])
   const byRemote = remotes.split('\n').find((l) => l.length > 0 && !l.endsWith('/HEAD'))
-  return { exists: true, ahead, byBase, byRemote }
+  return byRemote ? { exists: true, ahead, byBase, byRemote } : { exists: true, ahead, byBase }
 }
 
 /** `git diff --stat base...branch`, trimmed; empty when either is missing. */
 export async function diffstat(repo: string, branch: string, base: string): Promise<string> {
-  const tip = await branchCommit(repo, branch)
-  const baseTip = await branchCommit(repo, base)
+  const tips = await branchTips(repo, [branch, base])
+  const tip = tips.get(branch)
+  const baseTip = tips.get(base)
   if (!tip || !baseTip) return ''
   return (await gitOk(repo, ['diff', '--stat', '--end-of-options', `${baseTip}...${tip}`])).trimEnd()
 }
@@ -216,10 +253,11 @@ export type BranchDeletion = 'deleted' | 'kept' | 'already-gone'
  * it also deletes a branch that a possibly stale upstream contains.
  */
 export async function deleteBranch(repo: string, branch: string, base: string, discard: boolean): Promise<BranchDeletion> {
-  const tip = await branchCommit(repo, branch)
+  const tips = await branchTips(repo, [branch, base])
+  const tip = tips.get(branch)
   if (!tip) return 'already-gone'
   if (!discard) {
-    const baseTip = await branchCommit(repo, base)
+    const baseTip = tips.get(base)
     if (!baseTip) return 'kept'
     if (!(await git(repo, ['merge-base', '--is-ancestor', '--end-of-options', tip, baseTip])).ok) return 'kept'
   }

@@ -361,6 +361,8 @@ export class Kitchen extends KitchenBase {
   private restartPending = true
   private restartPrefix: string | undefined
   private readonly children = new Map<string, { unref(): void }>()
+  /** Sample task branches git accepted: a project's prefix is checked once per session. */
+  private readonly validBranches = new Set<string>()
   /** A simulated crash, or a lost lease: the instance writes nothing more. */
   private dead = false
   private deathError: KitchenError | undefined
@@ -734,7 +736,7 @@ export class Kitchen extends KitchenBase {
           throw new KitchenError('KITCHEN_UNKNOWN_PROJECT', `${where}unknown project "${item.project}"; ${names.length ? `the projects are ${names.join(', ')}` : 'register one with add project first'}`)
         }
         const sample = `${project.branchPrefix}${project.name}-1`
-        if ((await git.checkBranchName(project.path, sample)) !== sample) {
+        if (!this.validBranches.has(sample) && (await git.checkBranchName(project.path, sample)) !== sample) {
           throw new KitchenError('KITCHEN_BAD_BRANCH', `${where}project ${project.name} has the branch prefix "${project.branchPrefix}", which gives the invalid branch "${sample}"; fix branchPrefix in projects/${project.name}.json`)
         }
         let models
@@ -744,6 +746,7 @@ export class Kitchen extends KitchenBase {
           if (error instanceof KitchenError) throw new KitchenError(error.code, `${where}${error.message}`, { cause: error })
           throw error
         }
+        this.validBranches.add(sample)
         prepared.push({ item, project, models })
       }
       const created: { spec: TaskSpec; skipped: { model: string; reason: string }[] }[] = []
