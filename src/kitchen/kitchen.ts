@@ -821,15 +821,15 @@ export class Kitchen extends KitchenBase {
         if (c) await signalCook(this.cooks, c, 'SIGTERM')
         this.fault('stop:signalled')
         result = { kind: 'stopping', run: s.run }
+      } else if (v.live) {
+        // a settled cook that lingers: free the session at once; the task keeps its outcome
+        const c = this.cooks.get(rec.id)
+        if (c) await signalCook(this.cooks, c, 'SIGTERM')
+        result = { kind: 'signalled', run: v.live.run }
       } else if (s.kind === 'queued') {
         this.store.appendLog(rec.id, { type: 'hold', at: this.now(), run: v.nextRun })
         this.fault('stop:logged')
         result = { kind: 'held', run: v.nextRun }
-      } else if (v.live) {
-        // a settled cook that lingers: free the session at once
-        const c = this.cooks.get(rec.id)
-        if (c) await signalCook(this.cooks, c, 'SIGTERM')
-        result = { kind: 'signalled', run: v.live.run }
       } else result = { kind: 'not-cooking' }
       await this.tickBody()
       return result

@@ -82,7 +82,8 @@ async function main() {
   }
   line({ type: 'run_start', v: 1, sessionId, resumed, model })
   line({ type: 'prompted', source: 'prompt', text: prompt })
-  let lingerMs = 0
+  // linger may stand anywhere in the script: it applies after the run settles
+  let lingerMs = Number(script.find((x) => x.startsWith('linger='))?.slice('linger='.length) ?? 0)
   for (const step of script) {
     const [name, value] = step.includes('=') ? [step.slice(0, step.indexOf('=')), step.slice(step.indexOf('=') + 1)] : [step, undefined]
     switch (name) {
@@ -158,7 +159,6 @@ async function main() {
         line({ type: 'assistant', model, stopReason: 'tool_use', text: 'about to crash' })
         process.exit(3)
       case 'linger':
-        lingerMs = Number(value)
         break
       case 'done':
       case 'needs_decision':

@@ -314,3 +314,69 @@ test('a config change applies at the next tick: the cap and cookArgs, with no ta
   assert.ok(session(root, 'api-2')[0].argv.includes('--extra=1'))
   assert.ok(session(root, 'api-3')[0].argv.includes('--extra=1'))
 })
+
+test('send waits for a reported cook that is still exiting, answers after-exit when the wait runs out; stop frees the session', async (t) => {
+  const { kitchen } = await setup({ maxCooks: 2, exitWaitMs: 3000, exitGraceMs: 60000 })
+  t.after(() => kitchen.close())
+  await kitchen.dispatch({ project: 'api', tasks: [{ title: 'exiting', brief: '@fake: done linger=700' }, { title: 'slow exit', brief: '@fake: done linger=60000' }] })
+  await until(async () => (await kitchen.view('api-1')).state.kind === 'idle', 'api-1 reported')
+  const s1 = await kitchen.send('api-1', 'one more thing\n@fake: done=more')
+  assert.deepEqual(s1, { kind: 'launched', run: 2 })
+  await until(async () => (await kitchen.view('api-2')).state.kind === 'idle', 'api-2 reported')
+  const s2 = await kitchen.send('api-2', 'again')
+  assert.deepEqual(s2, { kind: 'after-exit' })
+  // stop frees the session at once (SIGTERM to the lingering cook); the pending message relaunches
+  assert.deepEqual(await kitchen.stop('api-2'), { kind: 'signalled', run: 1 })
+  await until(async () => {
+    const v = await kitchen.view('api-2')
+    return v.state.kind === 'idle' && v.state.run === 2
+  }, 'api-2 run 2 done')
+})
+
+test('a queued task is held by stop; a newer message resumes it; send to a task behind the cap answers queued', async (t) => {
+  const { root, kitchen } = await setup({ maxCooks: 1 })
+  t.after(() => kitchen.close())
+  await kitchen.dispatch({ project: 'api', tasks: [{ title: 'busy', brief: '@fake: hang' }, { title: 'waiting', brief: '@fake: done=resumed' }] })
+  assert.equal((await kitchen.view('api-2')).state.kind, 'queued')
+  assert.deepEqual(await kitchen.stop('api-2'), { kind: 'held', run: 1 })
+  assert.deepEqual((await kitchen.view('api-2')).state.outcome, { kind: 'stopped' })
+  assert.deepEqual(await kitchen.send('api-2', 'go ahead'), { kind: 'queued' })
+  await kitchen.stop('api-1')
+  const v = await until(async () => {
+    const x = await kitchen.view('api-2')
+    return x.state.kind === 'idle' && x.state.outcome.kind === 'done' ? x : undefined
+  }, 'api-2 done')
+  assert.equal(v.state.outcome.summary, 'resumed')
+  const p = readFileSync(join(root, 'tasks', 'api-2', 'runs', '1.prompt.md'), 'utf8')
+  assert.match(p, /waiting/)
+  assert.match(p, /go ahead/)
+})
+
+test('a wake the chef dropped is sent again and marked notified once; snapshots change only when the board does', async (t) => {
+  let drops = 1
+  const seen = []
+  const { root, kitchen, snapshots } = await setup({}, {
+    deliver: async (w) => {
+      seen.push(w)
+      if (drops-- > 0) return false
+      return true
+    },
+  })
+  t.after(() => kitchen.close())
+  await kitchen.dispatch({ project: 'api', title: 'wake me', brief: '@fake: wait=100 done=woken' })
+  await settled(kitchen, 'api-1')
+  await until(() => logOf(root, 'api-1').some((e) => e.type === 'notified'), 'notified')
+  assert.equal(seen.length, 2)
+  assert.equal(seen[0].text, seen[1].text)
+  await sleep(200)
+  assert.equal(seen.length, 2)
+  assert.deepEqual(logOf(root, 'api-1').filter((e) => e.type === 'notified').map((e) => e.run), [1])
+  const states = snapshots.map((s) => s.tasks.map((x) => x.state).join(','))
+  assert.ok(states.includes('cooking') && states.at(-1) === 'idle')
+  for (let i = 1; i < snapshots.length; i++) assert.notDeepEqual(snapshots[i], snapshots[i - 1])
+  const last = snapshots.at(-1).tasks[0]
+  assert.equal(last.outcome.kind, 'done')
+  assert.equal(last.transcript, join(root, 'tasks', 'api-1', 'runs', '1.jsonl'))
+  await kitchen.close()
+  assert.deepEqual(snapshots.at(-1), { version: 1, sessionId: kitchen.sessionId, role: 'off', tasks: [] })
+})
