@@ -7,7 +7,7 @@
 import { isRecord } from './check.js'
 import {
   isProjectName, RULE_NAME, RULEBOOK_NAME, THINKING_LEVELS,
-  type KitchenConfig, type ModelRule, type Profile, type RulebookSelection,
+  type KitchenConfig, type ModelRule, type Profile, type RulebookSelection, type ThinkingLevel,
 } from './domain.js'
 
 export const DEFAULT_KITCHEN_CONFIG: Readonly<KitchenConfig> = Object.freeze({
@@ -122,10 +122,14 @@ function models(raw: Record<string, unknown>, err: (line: string) => void): Kitc
 function modelRule(r: unknown, at: string, err: (line: string) => void): ModelRule | undefined {
   if (!isRecord(r)) return void err(`${at} must be an object {name, when, use, why?}, not ${kind(r)}`)
   let ok = true
-  for (const key of Object.keys(r)) if (!['name', 'when', 'use', 'why'].includes(key)) (ok = false), err(`${at} has the unknown key "${key}"; the keys are name, when, use, why`)
-  if (typeof r.name !== 'string' || !RULE_NAME.test(r.name)) (ok = false), err(`${at}.name must match [a-z0-9][a-z0-9-]*, not ${kind(r.name)}`)
-  if (typeof r.when !== 'string' || r.when.trim() === '') (ok = false), err(`${at}.when must say in words which tasks the rule fits`)
-  if (r.why !== undefined && typeof r.why !== 'string') (ok = false), err(`${at}.why must be a string`)
+  const bad = (line: string) => {
+    ok = false
+    err(line)
+  }
+  for (const key of Object.keys(r)) if (!['name', 'when', 'use', 'why'].includes(key)) bad(`${at} has the unknown key "${key}"; the keys are name, when, use, why`)
+  if (typeof r.name !== 'string' || !RULE_NAME.test(r.name)) bad(`${at}.name must match [a-z0-9][a-z0-9-]*, not ${kind(r.name)}`)
+  if (typeof r.when !== 'string' || r.when.trim() === '') bad(`${at}.when must say in words which tasks the rule fits`)
+  if (r.why !== undefined && typeof r.why !== 'string') bad(`${at}.why must be a string`)
   const use = r.use === undefined ? (err(`${at}.use must name a model or a list of models`), []) : profiles(r.use, `${at}.use`, err, false)
   if (!ok || use.length === 0) return undefined
   return r.why === undefined ? { name: r.name as string, when: r.when as string, use } : { name: r.name as string, when: r.when as string, use, why: r.why as string }
@@ -147,14 +151,18 @@ function prof(p: unknown, at: string, err: (line: string) => void): Profile | un
   if (typeof p === 'string') p = { model: p }
   if (!isRecord(p)) return void err(`${at} must be {model, thinking?}, not ${kind(p)}`)
   let ok = true
-  for (const key of Object.keys(p)) if (key !== 'model' && key !== 'thinking') (ok = false), err(`${at} has the unknown key "${key}"; the keys are model, thinking`)
-  if (typeof p.model !== 'string' || !/^\S+$/.test(p.model)) (ok = false), err(`${at}.model must be a model name like "provider/id", not ${kind(p.model)}`)
+  const bad = (line: string) => {
+    ok = false
+    err(line)
+  }
+  for (const key of Object.keys(p)) if (key !== 'model' && key !== 'thinking') bad(`${at} has the unknown key "${key}"; the keys are model, thinking`)
+  if (typeof p.model !== 'string' || !/^\S+$/.test(p.model)) bad(`${at}.model must be a model name like "provider/id", not ${kind(p.model)}`)
   if (p.thinking !== undefined && !(THINKING_LEVELS as readonly unknown[]).includes(p.thinking)) {
     ok = false
     err(`${at}.thinking must be one of ${THINKING_LEVELS.join(', ')}, not ${kind(p.thinking)}`)
   }
   if (!ok) return undefined
-  return p.thinking === undefined ? { model: p.model as string } : { model: p.model as string, thinking: p.thinking as Profile['thinking'] & string }
+  return p.thinking === undefined ? { model: p.model as string } : { model: p.model as string, thinking: p.thinking as ThinkingLevel }
 }
 
 function rulebook(v: unknown, field: string, err: (line: string) => void): RulebookSelection | undefined {
@@ -166,13 +174,20 @@ function rulebook(v: unknown, field: string, err: (line: string) => void): Ruleb
   if (typeof v === 'string') return name(v, field) ? { default: v, projects: new Map() } : undefined
   if (!isRecord(v)) return void err(`${field} must be a rulebook name or {default?, projects?}, not ${kind(v)}`)
   let ok = true
-  for (const key of Object.keys(v)) if (key !== 'default' && key !== 'projects') (ok = false), err(`${field} has the unknown key "${key}"; the keys are default, projects`)
+  const bad = (line: string) => {
+    ok = false
+    err(line)
+  }
+  for (const key of Object.keys(v)) if (key !== 'default' && key !== 'projects') bad(`${field} has the unknown key "${key}"; the keys are default, projects`)
   const sel: RulebookSelection = { projects: new Map() }
-  if (v.default !== undefined) (ok = name(v.default, `${field}.default`) && ok), (sel.default = v.default as string)
+  if (v.default !== undefined) {
+    if (!name(v.default, `${field}.default`)) ok = false
+    sel.default = v.default as string
+  }
   if (v.projects !== undefined) {
     if (!isRecord(v.projects)) return void err(`${field}.projects must map project names to rulebook names, not ${kind(v.projects)}`)
     for (const [project, rb] of Object.entries(v.projects)) {
-      if (!isProjectName(project)) (ok = false), err(`${field}.projects has the key "${project}", which is not a project name`)
+      if (!isProjectName(project)) bad(`${field}.projects has the key "${project}", which is not a project name`)
       else if (name(rb, `${field}.projects.${project}`)) sel.projects.set(project, rb as string)
       else ok = false
     }

@@ -10,7 +10,7 @@ import {
 } from './domain.js'
 import type { RunRecord, TaskRecord } from './store.js'
 
-export { foldRunLine, EMPTY_RUN_FOLD, type RunFold } from './run-fold.js'
+export { foldRunLine, foldRunLines, EMPTY_RUN_FOLD, type RunFold } from './run-fold.js'
 export { selectModels, modelsPrompt, type ModelCheck, type Selection, type Skipped } from './models.js'
 export { rulebookFor, missingRulebooks, rulebookText, type Role } from './rulebooks.js'
 
@@ -189,11 +189,16 @@ export function deriveTask(record: TaskRecord, live: LiveCook | undefined, now: 
     const fold = runs.get(n)?.fold
     return fold?.model ? modelName(fold.model) : cand?.model
   }
-  const view = (state: TaskState, nextRun: number, extra: Partial<TaskView> = {}): TaskView => {
-    const failuresBefore = verdicts.filter((v) => v.run < nextRun && v.kind === 'final' && v.provider).length
-    const candidate = candidateOf(failuresBefore)
-    const shown = state.kind === 'queued' ? candidate?.model : state.kind === 'closed' ? undefined : modelOf(state.run ?? 0, candidateOf(verdicts.filter((v) => v.run < (state.run ?? 0) && v.kind === 'final' && v.provider).length))
-    const out: TaskView = { id: spec.id, spec, state, nextRun: nextRun as RunNo, pending, tried, ...extra }
+  /** The candidate of run `n`: its index is the number of earlier provider failures, the last stays. */
+  const candidateForRun = (n: number): Profile | undefined =>
+    candidateOf(verdicts.filter((v) => v.run < n && v.kind === 'final' && v.provider).length)
+  const view = (state: TaskState, nextRun: number): TaskView => {
+    const candidate = candidateForRun(nextRun)
+    // The model shown: the next run's while queued, else the run's own (from its file, else its candidate).
+    const shown = state.kind === 'queued' ? candidate?.model
+      : state.kind === 'closed' || state.run === undefined ? undefined
+      : modelOf(state.run, candidateForRun(state.run))
+    const out: TaskView = { id: spec.id, spec, state, nextRun: nextRun as RunNo, pending, tried }
     if (candidate) out.candidate = candidate
     if (shown !== undefined) out.model = shown
     if (live) out.live = live

@@ -34,16 +34,36 @@ function oneLine(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
+type Mutable = { -readonly [K in keyof RunFold]: RunFold[K] }
+
 /** Folds one parsed line (or `undefined` for a bad one). Returns a new fold; the old one is unchanged. */
 export function foldRunLine(fold: RunFold, line: RunLine | undefined): RunFold {
-  if (line === undefined) return { ...fold, bad: fold.bad + 1 }
-  const next: { -readonly [K in keyof RunFold]: RunFold[K] } = { ...fold, lines: fold.lines + 1, lastAt: line.at }
+  const next: Mutable = { ...fold }
+  apply(next, line)
+  return next
+}
+
+/** Folds a batch of lines into one new fold (one copy for the batch, not one per line). */
+export function foldRunLines(fold: RunFold, lines: readonly (RunLine | undefined)[]): RunFold {
+  if (lines.length === 0) return fold
+  const next: Mutable = { ...fold }
+  for (const line of lines) apply(next, line)
+  return next
+}
+
+function apply(next: Mutable, line: RunLine | undefined): void {
+  if (line === undefined) {
+    next.bad++
+    return
+  }
+  next.lines++
+  next.lastAt = line.at
   const act = (text: string) => (next.activity = { text, since: line.at })
   switch (line.type) {
     case 'run_start':
       next.startedAt = line.at
       next.sessionId = line.sessionId
-      if (fold.model === undefined) next.model = line.model
+      if (next.model === undefined) next.model = line.model
       act('starting')
       break
     case 'prompted':
@@ -76,5 +96,4 @@ export function foldRunLine(fold: RunFold, line: RunLine | undefined): RunFold {
       next.runnerError = line.message
       break
   }
-  return next
 }

@@ -21,7 +21,7 @@
 import { randomBytes } from 'node:crypto'
 import {
   appendFileSync, closeSync, fstatSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync,
-  realpathSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats,
+  realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync, type Stats,
 } from 'node:fs'
 import { basename, dirname, isAbsolute, join, sep } from 'node:path'
 import { normalizeKitchenConfig, type NormalizedConfig } from './config.js'
@@ -33,7 +33,7 @@ import {
 } from './domain.js'
 import { check } from './check.js'
 import { LineReader } from './line-reader.js'
-import { EMPTY_RUN_FOLD, foldRunLine, type RunFold } from './run-fold.js'
+import { EMPTY_RUN_FOLD, foldRunLines, type RunFold } from './run-fold.js'
 
 /** One run of a task as the snapshot sees it. */
 export interface RunRecord {
@@ -99,6 +99,8 @@ interface DirSig { mtimeMs: number; ino: number; seenAt: number }
 interface FileSig { mtimeMs: number; ino: number; size: number }
 
 class RunCache {
+  readonly path: string
+  readonly errPath: string
   hasPrompt = false
   claimed = false
   size = 0
@@ -110,10 +112,27 @@ class RunCache {
   /** A newer run exists and this one had its final read. */
   frozen = false
   record?: RunRecord
-  constructor(readonly n: RunNo) {}
+  constructor(readonly n: RunNo, runsDir: string) {
+    this.path = join(runsDir, `${n}.jsonl`)
+    this.errPath = join(runsDir, `${n}.err`)
+  }
+
+  resetClaim(): void {
+    this.fold = EMPTY_RUN_FOLD
+    this.reader = new LineReader()
+    this.size = 0
+    this.mtimeMs = 0
+    this.errSize = 0
+    this.errTail = ''
+    this.frozen = false
+  }
 }
 
 class TaskCache {
+  /** Paths, joined once: the tick would otherwise join them thousands of times. */
+  readonly dir: string
+  readonly runsPath: string
+  readonly inboxPath: string
   spec?: TaskSpec
   specSig?: FileSig
   broken?: string
@@ -126,8 +145,20 @@ class TaskCache {
   runs = new Map<number, RunCache>()
   inboxDir?: DirSig
   inbox: PendingMessage[] = []
+  taskDirSig?: DirSig
   record?: TaskRecord
-  constructor(readonly id: string) {}
+  constructor(readonly id: string, tasksDir: string) {
+    this.dir = join(tasksDir, id)
+    this.runsPath = join(this.dir, 'runs')
+    this.inboxPath = join(this.dir, 'inbox')
+  }
+
+  /** The last run is claimed and has not settled: its cook may be writing, or moving messages. */
+  active(): boolean {
+    let last: RunCache | undefined
+    for (const r of this.runs.values()) if (!last || r.n > last.n) last = r
+    return last !== undefined && last.claimed && last.fold.settledAt === undefined
+  }
 }
 
 function stat(path: string): Stats | undefined {
@@ -337,10 +368,25 @@ export class Store {
 
   appendLog(id: TaskId, event: LogEvent): void {
     appendFileSync(this.logFile(id), JSON.stringify(event) + '\n', { mode: 0o644 })
+    this.touch(id)
   }
 
   writePrompt(id: TaskId, run: RunNo, text: string): void {
     writeAtomic(this.promptFile(id, run), text)
+    this.touch(id)
+  }
+
+  /**
+   * Marks the task changed for every snapshot reader: an append or a write in a subdirectory does not
+   * change the task directory's mtime by itself. Each write method here calls it after writing.
+   */
+  touch(id: TaskId): void {
+    const t = new Date()
+    try {
+      utimesSync(this.taskDir(id), t, t)
+    } catch (error) {
+      if (errno(error) !== 'ENOENT') throw error
+    }
   }
 
   readPrompt(id: TaskId, run: RunNo): string | undefined {
@@ -358,7 +404,9 @@ export class Store {
    */
   claimRun(id: TaskId, run: RunNo): number {
     try {
-      return openSync(this.runFile(id, run), 'wx', 0o644)
+      const fd = openSync(this.runFile(id, run), 'wx', 0o644)
+      this.touch(id)
+      return fd
     } catch (error) {
       if (errno(error) === 'EEXIST') throw new KitchenError('KITCHEN_CLAIM_TAKEN', `run ${run} of ${id} was claimed by another launch`, { cause: error })
       throw error
@@ -381,6 +429,7 @@ export class Store {
     if (stat(path)?.size !== 0) return false
     try {
       unlinkSync(path)
+      this.touch(id)
       return true
     } catch (error) {
       if (errno(error) === 'ENOENT') return false
@@ -409,6 +458,7 @@ export class Store {
     const tmp = tmpName(dir, 'msg')
     writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' })
     renameSync(tmp, join(dir, name))
+    this.touch(id)
     return name
   }
 
@@ -430,6 +480,7 @@ export class Store {
     if (!INBOX_NAME.test(name)) throw new KitchenError('KITCHEN_BAD_INPUT', `"${name}" is not an inbox message name`)
     try {
       renameSync(join(this.inboxDir(id), name), join(this.inboxDir(id), 'handled', name))
+      this.touch(id)
       return true
     } catch (error) {
       if (errno(error) === 'ENOENT') return false
@@ -455,7 +506,7 @@ export class Store {
     let badLines = 0
     for (const name of this.snapTaskNames()) {
       let cache = this.tasks.get(name)
-      if (!cache) this.tasks.set(name, (cache = new TaskCache(name)))
+      if (!cache) this.tasks.set(name, (cache = new TaskCache(name, join(this.root, 'tasks'))))
       const rec = this.snapTask(cache)
       if (rec === undefined) continue
       if ('reason' in rec) broken.push(rec)
@@ -532,7 +583,7 @@ export class Store {
   }
 
   private snapTask(c: TaskCache): TaskRecord | BrokenTask | undefined {
-    const dir = join(this.root, 'tasks', c.id)
+    const dir = c.dir
     let dirty = false
     if (!c.spec) {
       if (!isTaskId(c.id)) return { id: c.id, reason: 'the directory name is not a task id like "api-7"' }
@@ -559,31 +610,51 @@ export class Store {
       if (!c.spec) return { id: c.id, reason: c.broken! }
     }
     const id = c.spec.id
+    // Every owner write in a task touches the task directory (see `touch`), so a task whose directory
+    // did not change and whose last run is not in flight has nothing new: one stat per quiet task.
+    const td = this.changedDir(dir, c.taskDirSig)
+    if (td === 'gone') return undefined
+    if (td) c.taskDirSig = td
+    const active = c.active()
+    if (!td && c.record && !active && (!c.closed || c.worktreeGone)) return c.record
 
-    const log = c.logReader.read(join(dir, 'log.jsonl'))
-    if (log.reset) (c.log = []), (c.logBad = 0), (c.closed = false)
-    if (log.lines.length > 0 || log.reset) {
-      dirty = true
-      c.log = [...c.log]
-      for (const text of log.lines) {
-        const e = parseLogLine(text)
-        if (!e) c.logBad++
-        else {
-          c.log.push(e)
-          if (e.type === 'closed') c.closed = true
+    if (td) {
+      const log = c.logReader.read(join(dir, 'log.jsonl'))
+      if (log.reset) {
+        c.log = []
+        c.logBad = 0
+        c.closed = false
+      }
+      if (log.lines.length > 0 || log.reset) {
+        dirty = true
+        c.log = [...c.log]
+        for (const text of log.lines) {
+          const e = parseLogLine(text)
+          if (!e) c.logBad++
+          else {
+            c.log.push(e)
+            if (e.type === 'closed') c.closed = true
+          }
         }
       }
     }
 
     if (c.closed) {
-      if (!c.worktreeGone && !stat(this.worktree(id))) (c.worktreeGone = true), (dirty = true)
+      if (!c.worktreeGone && !stat(this.worktree(id))) {
+        c.worktreeGone = true
+        dirty = true
+      }
     } else {
-      if (this.snapRuns(c, join(dir, 'runs'))) dirty = true
-      const inbox = this.changedDir(join(dir, 'inbox'), c.inboxDir)
+      if (this.snapRuns(c, td !== undefined)) dirty = true
+      // The cook moves pending messages to handled/ while its run is in flight; only the owner adds.
+      const inbox = td || (active && c.inbox.length > 0) ? this.changedDir(c.inboxPath, c.inboxDir) : undefined
       if (inbox) {
         c.inboxDir = inbox === 'gone' ? undefined : inbox
-        const list = inbox === 'gone' ? [] : listInbox(join(dir, 'inbox'))
-        if (list.length !== c.inbox.length || list.some((m, i) => m.name !== c.inbox[i]!.name)) (c.inbox = list), (dirty = true)
+        const list = inbox === 'gone' ? [] : listInbox(c.inboxPath)
+        if (list.length !== c.inbox.length || list.some((m, i) => m.name !== c.inbox[i]!.name)) {
+          c.inbox = list
+          dirty = true
+        }
       }
     }
 
@@ -603,9 +674,10 @@ export class Store {
   }
 
   /** Updates the runs of a task; true when anything changed. */
-  private snapRuns(c: TaskCache, dir: string): boolean {
+  private snapRuns(c: TaskCache, scan: boolean): boolean {
+    const dir = c.runsPath
     let dirty = false
-    const changed = this.changedDir(dir, c.runsDir)
+    const changed = scan ? this.changedDir(dir, c.runsDir) : undefined
     if (changed) {
       c.runsDir = changed === 'gone' ? undefined : changed
       const seen = new Map<number, { prompt: boolean; run: boolean }>()
@@ -618,13 +690,23 @@ export class Store {
         else e.prompt = true
         seen.set(n, e)
       }
-      for (const n of c.runs.keys()) if (!seen.has(n)) (c.runs.delete(n)), (dirty = true)
+      for (const n of c.runs.keys()) {
+        if (!seen.has(n)) {
+          c.runs.delete(n)
+          dirty = true
+        }
+      }
       for (const [n, e] of seen) {
         let r = c.runs.get(n)
-        if (!r) c.runs.set(n, (r = new RunCache(runNo(n)))), (dirty = true)
+        if (!r) {
+          r = new RunCache(runNo(n), dir)
+          c.runs.set(n, r)
+          dirty = true
+        }
         if (r.hasPrompt !== e.prompt || r.claimed !== e.run) {
           r.hasPrompt = e.prompt
-          if (r.claimed && !e.run) (r.fold = EMPTY_RUN_FOLD), (r.reader = new LineReader()), (r.size = 0), (r.errSize = 0), (r.errTail = '')
+          // The claim was removed (reclaimed): a new claim of the same run starts from nothing.
+          if (r.claimed && !e.run) r.resetClaim()
           r.claimed = e.run
           delete r.record
           dirty = true
@@ -635,31 +717,33 @@ export class Store {
     for (const n of c.runs.keys()) if (n > last) last = n
     for (const r of c.runs.values()) {
       if (r.frozen || !r.claimed) continue
-      if (this.pollRun(r, dir)) (delete r.record), (dirty = true)
-      // A newer run was claimed only after this run's cook was gone: one final read, then never again.
-      if (r.n < last) r.frozen = true
+      if (this.pollRun(r)) {
+        delete r.record
+        dirty = true
+      }
+      // A settled run has said everything; a newer run was claimed only after this run's cook was
+      // gone. Either way this was the final read.
+      if (r.n < last || r.fold.settledAt !== undefined) r.frozen = true
     }
     return dirty
   }
 
-  private pollRun(r: RunCache, dir: string): boolean {
-    const path = join(dir, `${r.n}.jsonl`)
+  private pollRun(r: RunCache): boolean {
+    const path = r.path
     const st = stat(path)
     if (!st) return false
     let changed = false
     if (st.size !== r.size || st.mtimeMs !== r.mtimeMs) {
       const got = r.reader.read(path)
       if (got.reset) r.fold = EMPTY_RUN_FOLD
-      let fold = r.fold
-      for (const text of got.lines) fold = foldRunLine(fold, parseRunLine(text))
-      r.fold = fold
+      r.fold = foldRunLines(r.fold, got.lines.map(parseRunLine))
       r.size = st.size
       r.mtimeMs = st.mtimeMs
       changed = true
     }
     // The err file matters until the run settles: launch failures and crashes quote its tail.
     if (r.fold.settledAt === undefined) {
-      const errPath = join(dir, `${r.n}.err`)
+      const errPath = r.errPath
       const es = stat(errPath)?.size ?? 0
       if (es !== r.errSize) {
         r.errSize = es

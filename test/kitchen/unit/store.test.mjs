@@ -263,3 +263,72 @@ test('readTask gives the reason for a broken task.json and refuses an unknown ta
   assert.throws(() => store.readTask('api-99'), (e) => e.code === 'KITCHEN_UNKNOWN_TASK')
   assert.equal(Store.kitchenOfTaskDir(store.taskDir(id)), store.root)
 })
+
+test('a second store on the kitchen (a read-only session) sees the owner\'s writes once the task is quiet', async (t) => {
+  const { dir, store } = kitchen(t)
+  const { id } = store.createTask('api', (id) => spec(store, id))
+  const reader = Store.open(join(dir, 'k'))
+  store.appendLog(id, { type: 'notified', at: 4, run: 1 }) // the log exists: an append adds no directory entry
+  // Age the task so the reader's cache trusts the directory mtime (the fast path).
+  const old = new Date(Date.now() - 60_000)
+  const { utimesSync } = await import('node:fs')
+  for (const p of [store.taskDir(id), join(store.taskDir(id), 'runs'), store.inboxDir(id), join(store.root, 'tasks')]) utimesSync(p, old, old)
+  const first = reader.snapshot().tasks[0]
+  assert.equal(reader.snapshot().tasks[0], first, 'nothing changed: the same record')
+  store.appendLog(id, { type: 'hold', at: 5, run: 1 })
+  assert.deepEqual(reader.snapshot().tasks[0].log.at(-1), { type: 'hold', at: 5, run: 1 })
+  store.writeMessage(id, 'go on', 6)
+  assert.equal(reader.snapshot().tasks[0].inbox.length, 1)
+})
+
+test('while a run is in flight the snapshot follows the cook: new lines and messages it takes from the inbox', async (t) => {
+  const { store } = kitchen(t)
+  const { id } = store.createTask('api', (id) => spec(store, id))
+  const name = store.writeMessage(id, 'steer me', 7)
+  const fd = store.claimRun(id, 1)
+  writeSync(fd, readFileSync(join(fixtures, 'crashed.jsonl'), 'utf8').split('\n')[0] + '\n')
+  assert.equal(store.snapshot().tasks[0].inbox.length, 1)
+  const old = new Date(Date.now() - 60_000)
+  const { utimesSync, renameSync } = await import('node:fs')
+  for (const p of [store.taskDir(id), join(store.taskDir(id), 'runs'), store.inboxDir(id), join(store.root, 'tasks')]) utimesSync(p, old, old)
+  store.snapshot()
+  // The cook (another process: no touch) moves the message and writes a line.
+  renameSync(join(store.inboxDir(id), name), join(store.inboxDir(id), 'handled', name))
+  writeSync(fd, JSON.stringify({ type: 'prompted', at: 8, source: 'steer', text: 'steer me' }) + '\n')
+  closeSync(fd)
+  const rec = store.snapshot().tasks[0]
+  assert.equal(rec.inbox.length, 0)
+  assert.equal(rec.runs[0].fold.activity.text, 'steered: steer me')
+})
+
+test('a reclaimed empty claim that is claimed again folds only the new file', (t) => {
+  const { store } = kitchen(t)
+  const { id } = store.createTask('api', (id) => spec(store, id))
+  closeSync(store.claimRun(id, 1))
+  assert.equal(store.snapshot().tasks[0].runs[0].size, 0)
+  assert.equal(store.reclaimRun(id, 1), true)
+  const fd = store.claimRun(id, 1)
+  writeSync(fd, readFileSync(join(fixtures, 'done-reported.jsonl')))
+  closeSync(fd)
+  const r = store.snapshot().tasks[0].runs[0]
+  assert.equal(r.fold.report.status, 'done')
+  assert.equal(r.fold.lines, 12)
+})
+
+test('a task directory without task.json is skipped while young and listed as broken once old; a stray directory is broken', async (t) => {
+  const { store } = kitchen(t)
+  const { utimesSync } = await import('node:fs')
+  mkdirSync(store.taskDir('api-4'))
+  assert.deepEqual(store.snapshot().broken, [])
+  const old = new Date(Date.now() - 60_000)
+  utimesSync(store.taskDir('api-4'), old, old)
+  mkdirSync(join(store.root, 'tasks', 'scratch'))
+  const snap = store.snapshot()
+  assert.deepEqual(snap.broken.map((b) => [b.id, b.reason]).sort(), [
+    ['api-4', 'task.json is missing (the dispatch stopped before writing it)'],
+    ['scratch', 'the directory name is not a task id like "api-7"'],
+  ])
+  // Once the file is fixed the task is listed again.
+  writeFileSync(store.taskFile('api-4'), JSON.stringify(spec(store, 'api-4')))
+  assert.deepEqual(store.snapshot().tasks.map((r) => r.id), ['api-4'])
+})
