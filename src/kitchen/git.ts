@@ -3,7 +3,7 @@
  * kitchen passes goes after `--end-of-options` or as a resolved object id, and nothing here runs
  * on the tick: only dispatch, launch, result and close ask git.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
 import { execa } from 'execa'
 
@@ -110,6 +110,10 @@ async function real(path: string): Promise<string> {
   }
 }
 
+function isDir(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false
+}
+
 export type EnsureResult = 'created' | 'attached' | 'present'
 
 /** The commits of local branches, in one call; a missing branch is absent from the map. */
@@ -134,6 +138,7 @@ async function branchTips(repo: string, branches: readonly string[]): Promise<Ma
  */
 export async function ensureWorktree(repo: string, path: string, branch: string, base: string): Promise<EnsureResult> {
   if (existsSync(path)) {
+    if (!isDir(path)) throw new GitError(`cannot create the worktree: ${path} exists and is not a worktree of ${repo}; move it away`, [])
     // one call: the top of the worktree and the full name of HEAD (`HEAD` itself when detached)
     const r = await git(path, ['rev-parse', '--show-toplevel', '--symbolic-full-name', 'HEAD'])
     const [top, head] = r.stdout.split('\n')
@@ -189,7 +194,7 @@ export interface WorktreeState {
 
 export async function worktreeState(path: string): Promise<WorktreeState> {
   const none: WorktreeState = { exists: false, dirty: false, rebasing: false }
-  if (!existsSync(path)) return none
+  if (!isDir(path)) return none
   const top = await git(path, ['rev-parse', '--show-toplevel', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply'])
   if (!top.ok) return none
   const [toplevel, ...rebase] = top.stdout.split('\n').filter((l) => l.length > 0)
