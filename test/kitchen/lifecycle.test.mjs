@@ -115,6 +115,8 @@ test('a bad model and a broken worktree path are launch failures that a send ret
   t.after(() => kitchen.close())
   // the harness refuses the model only once the cook runs: the owner sees it exit with no output
   await kitchen.dispatch({ project: 'api', title: 'bad model', brief: '@fake: done', model: 'bad/nope' })
+  // the owner saw the exit with no output and logged it (before that, the err file alone derives the failure)
+  await until(() => logOf(root, 'api-1').some((e) => e.type === 'launch_failed'), 'launch_failed')
   const v1 = await settled(kitchen, 'api-1')
   assert.equal(v1.state.outcome.kind, 'failed')
   assert.equal(v1.state.outcome.cause, 'launch')
