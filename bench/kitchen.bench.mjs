@@ -81,7 +81,7 @@ for (const n of SIZES) {
   const check = await k.tick()
   if (check.views.some((v) => v.state.kind !== 'idle' || v.notice)) throw new Error('the synthetic kitchen is not settled')
   rows.push({ n, tick, board, cold })
-  await k.close()
+  await k.shutdown()
   rmSync(root, { recursive: true, force: true })
 }
 
@@ -121,7 +121,7 @@ const direct = await time(async () => {
   await new Promise((r) => c.once('exit', r))
 }, 9)
 await k.idle()
-await k.close()
+await k.shutdown()
 rmSync(dir, { recursive: true, force: true })
 
 const f = (ms) => `${ms.toFixed(2)} ms`

@@ -58,6 +58,8 @@ export interface KitchenDeps {
   holderAlive?: HolderAlive
   /** Throws to simulate a crash at a named point; the instance is then dead. */
   fault?: (point: FaultPoint) => void
+  /** A read-only session's interval tick took the lease: here is the owner. */
+  promoted?: (kitchen: Kitchen) => void
   /** Interval tick (default 1000 ms); 0 ticks only on operations and cook exits. */
   tickMs?: number
   wakeQuietMs?: number
@@ -303,7 +305,9 @@ export class KitchenReader extends KitchenBase {
     super(root, deps, deps.sessionId!)
     const every = deps.tickMs ?? 1000
     if (every > 0) {
-      this.timer = setInterval(() => void this.tick().catch(() => {}), every)
+      this.timer = setInterval(() => {
+        this.tick().then((k) => k && this.deps.promoted?.(k), () => {})
+      }, every)
       this.timer.unref()
     }
   }
@@ -474,7 +478,7 @@ export class Kitchen extends KitchenBase {
   }
 
   /** Give the lease up and stop (the session leaves the kitchen; cooks keep running). */
-  async close(): Promise<void> {
+  async shutdown(): Promise<void> {
     await this.serial(async () => {
       const cur = currentLease(this.store)
       if (sameHolder(cur, this.lease)) releaseLease(this.store)
@@ -511,7 +515,7 @@ export class Kitchen extends KitchenBase {
             break
           case 'launch': {
             const rec = byId.get(a.task)
-            if (rec) await this.launch(a, rec, config, reclaim.has(a.task), errors)
+            if (rec) await this.launch(a, rec, config, reclaim.has(a.task))
             acted = true
             break
           }
@@ -561,7 +565,7 @@ export class Kitchen extends KitchenBase {
    * Launch order, each step safe if a crash stops it halfway: worktree, prompt file, messages moved
    * to handled/, the O_EXCL claim (after one more scan), spawn.
    */
-  private async launch(a: Extract<Action, { kind: 'launch' }>, rec: TaskRecord, config: KitchenConfig, reclaim: boolean, errors: string[]): Promise<void> {
+  private async launch(a: Extract<Action, { kind: 'launch' }>, rec: TaskRecord, config: KitchenConfig, reclaim: boolean): Promise<void> {
     const id = a.task
     const run = a.run
     const spec = rec.spec
@@ -652,7 +656,6 @@ export class Kitchen extends KitchenBase {
       this.children.delete(key)
       this.onCookExit(id, run, exit)
     })
-    void errors
     this.fault('launch:spawned')
   }
 
@@ -837,7 +840,7 @@ export class Kitchen extends KitchenBase {
   }
 
   /** Close: refuse unsafe closes unless discard, append `closed`, remove the worktree, delete a landed branch. */
-  closeTask(id: string, options: { discard?: boolean } = {}): Promise<CloseResult> {
+  close(id: string, options: { discard?: boolean } = {}): Promise<CloseResult> {
     return this.serial(async () => {
       this.checkLease()
       const discard = options.discard ?? false

@@ -162,7 +162,7 @@ async function iteration(seed, env) {
           if (task) await bounded(k.stop(task), 'stop')
           break
         case 'close':
-          if (task) await bounded(k.closeTask(task, { discard: rand() < 0.7 }), 'close')
+          if (task) await bounded(k.close(task, { discard: rand() < 0.7 }), 'close')
           break
         case 'tick':
           await bounded(k.tick(), 'tick')
@@ -247,7 +247,7 @@ async function iteration(seed, env) {
   for (const c of await scanCooks((p) => store.taskOfRunFile(p))) {
     try { process.kill(-c.pid, 'SIGKILL') } catch {}
   }
-  await final.close()
+  await final.shutdown()
   return violations
 }
 

@@ -20,6 +20,7 @@
 //   child             spawn a child process that shares the group and writes its pid to
 //                     <session dir>/child.pid
 //   hang              never exit (until killed)
+//   ignoreterm        ignore SIGTERM from here on (only SIGKILL ends it)
 //   crash             exit 3 at once, without settling
 //   done[=text] needs_decision[=text] blocked[=text] failed[=text]
 //                     report and settle (text: underscores are spaces)
@@ -97,6 +98,9 @@ async function main() {
         }
         break
       case 'badstart':
+        break
+      case 'ignoreterm':
+        process.on('SIGTERM', () => {})
         break
       case 'wait':
         await sleep(Number(value))

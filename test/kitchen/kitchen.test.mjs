@@ -20,7 +20,7 @@ const logOf = (root, id) => readFileSync(join(root, 'tasks', id, 'log.jsonl'), '
 
 test('two projects; needs_decision, send, commit, done; close refuses unlanded work, then closes and deletes the landed branch', async (t) => {
   const { root, api, web, kitchen, wakes } = await setup()
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   const a = await kitchen.addProject({ path: api, note: 'make test' })
   assert.equal(a.text, `Registered api: ${api}, tasks fork from main on branches issue/.`)
   await kitchen.addProject({ path: web, branchPrefix: 'feat/' })
@@ -60,9 +60,9 @@ test('two projects; needs_decision, send, commit, done; close refuses unlanded w
   assert.match(r.diffstat, /limit\.go/)
   assert.match(r.text, /1 commit ahead of main, not landed/)
 
-  await assert.rejects(kitchen.closeTask('api-1'), (e) => e.code === 'KITCHEN_CLOSE_REFUSED' && /branch issue\/api-1 has 1 commit on neither main/.test(e.message))
+  await assert.rejects(kitchen.close('api-1'), (e) => e.code === 'KITCHEN_CLOSE_REFUSED' && /branch issue\/api-1 has 1 commit on neither main/.test(e.message))
   git(api, 'merge', '-q', '--ff-only', 'issue/api-1')
-  const c = await kitchen.closeTask('api-1')
+  const c = await kitchen.close('api-1')
   assert.equal(c.worktree, 'removed')
   assert.equal(c.branch, 'deleted')
   assert.ok(!existsSync(join(root, 'worktrees', 'api-1')))
@@ -74,7 +74,7 @@ test('two projects; needs_decision, send, commit, done; close refuses unlanded w
 
 test('a second tick does nothing', async (t) => {
   const { api, kitchen, root } = await setup()
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   await kitchen.addProject({ path: api })
   await kitchen.dispatch({ project: 'api', title: 'x', brief: '@fake: wait=300 done' })
   await kitchen.tick()

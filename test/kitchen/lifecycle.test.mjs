@@ -23,7 +23,7 @@ const session = (root, id) => readFileSync(join(root, 'tasks', id, 'session', 'f
 
 test('a message sent mid-run is steered: the cook moves it to handled/ and names it in its report', async (t) => {
   const { root, kitchen } = await setup()
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   await kitchen.dispatch({ project: 'api', title: 'steer me', brief: '@fake: steer done=base' })
   await until(async () => (await kitchen.view('api-1')).state.kind === 'cooking', 'cooking')
   const s = await kitchen.send('api-1', 'also add a test')
@@ -36,7 +36,7 @@ test('a message sent mid-run is steered: the cook moves it to handled/ and names
 
 test('stop kills the cook and its child (group signal); a send right after the stop relaunches with the message', async (t) => {
   const { root, kitchen } = await setup()
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   await kitchen.dispatch({ project: 'api', title: 'forever', brief: '@fake: child hang' })
   const childFile = join(root, 'tasks', 'api-1', 'session', 'child.pid')
   await until(() => existsSync(childFile) && readFileSync(childFile, 'utf8'), 'child')
@@ -55,9 +55,25 @@ test('stop kills the cook and its child (group signal); a send right after the s
   assert.deepEqual(logOf(root, 'api-1').filter((e) => e.type === 'stop').map((e) => e.run), [1])
 })
 
+test('a cook that ignores SIGTERM gets SIGKILL after the kill grace; the run ends as stopped', async (t) => {
+  const { root, kitchen, wakes } = await setup({ killGraceMs: 200 })
+  t.after(() => kitchen.shutdown())
+  await kitchen.dispatch({ project: 'api', title: 'stubborn', brief: '@fake: ignoreterm hang' })
+  await until(async () => (await kitchen.view('api-1')).state.activity?.text.includes('sleep forever'), 'hanging')
+  const pid = (await kitchen.view('api-1')).live.pid
+  await kitchen.stop('api-1')
+  await until(() => !pidAlive(pid), 'killed')
+  const v = await settled(kitchen, 'api-1')
+  assert.deepEqual(v.state.outcome, { kind: 'stopped' })
+  assert.equal(v.notice, undefined)
+  await sleep(150)
+  assert.equal(wakes.length, 0)
+  void root
+})
+
 test('a settled cook that never exits is ended by the tick after the exit grace', async (t) => {
   const { kitchen } = await setup({ exitGraceMs: 200, killGraceMs: 200 })
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   await kitchen.dispatch({ project: 'api', title: 'linger', brief: '@fake: done linger=60000' })
   const pid = await until(async () => (await kitchen.view('api-1')).live?.pid, 'live')
   await until(async () => (await kitchen.view('api-1')).state.kind === 'idle', 'settled')
@@ -67,7 +83,7 @@ test('a settled cook that never exits is ended by the tick after the exit grace'
 
 test('an invalid branch prefix is refused; issue/ by default; a chef/ task closes and deletes that branch once landed', async (t) => {
   const { dir, root, api, kitchen } = await setup()
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   const web = makeRepo(dir, 'web')
   await assert.rejects(kitchen.addProject({ path: web, branchPrefix: 'bad..' }), (e) => e.code === 'KITCHEN_BAD_BRANCH' && /gives the invalid task branch "bad\.\.web-1"/.test(e.message))
   await assert.rejects(kitchen.addProject({ path: web, baseBranch: 'nope' }), (e) => e.code === 'KITCHEN_BAD_BRANCH' && /does not exist/.test(e.message))
@@ -79,9 +95,9 @@ test('an invalid branch prefix is refused; issue/ by default; a chef/ task close
   // the project moves to the issue/ prefix; the task keeps its stored branch
   const pf = join(root, 'projects', 'old.json')
   writeFileSync(pf, JSON.stringify({ ...JSON.parse(readFileSync(pf, 'utf8')), branchPrefix: 'issue/' }))
-  await assert.rejects(kitchen.closeTask('old-1'), /branch chef\/old-1 has 1 commit on neither main/)
+  await assert.rejects(kitchen.close('old-1'), /branch chef\/old-1 has 1 commit on neither main/)
   git(legacy, 'merge', '-q', '--ff-only', 'chef/old-1')
-  const c = await kitchen.closeTask('old-1')
+  const c = await kitchen.close('old-1')
   assert.equal(c.branch, 'deleted')
   assert.match(c.text, /branch chef\/old-1 deleted/)
   void api
@@ -89,11 +105,11 @@ test('an invalid branch prefix is refused; issue/ by default; a chef/ task close
 
 test('close refuses a dirty worktree and a detached HEAD, keeps a pushed unmerged branch, and discard drops everything', async (t) => {
   const { dir, api, root, kitchen } = await setup()
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   await kitchen.dispatch({ tasks: [{ title: 'dirty', brief: '@fake: dirty=x.txt done' }, { title: 'pushed', brief: '@fake: commit=p.txt done' }], project: 'api' })
   await settled(kitchen, 'api-1')
   await settled(kitchen, 'api-2')
-  await assert.rejects(kitchen.closeTask('api-1'), /uncommitted changes on issue\/api-1/)
+  await assert.rejects(kitchen.close('api-1'), /uncommitted changes on issue\/api-1/)
   const remote = join(dir, 'remote.git')
   git(dir, 'init', '-q', '--bare', remote)
   git(api, 'remote', 'add', 'origin', remote)
@@ -101,18 +117,18 @@ test('close refuses a dirty worktree and a detached HEAD, keeps a pushed unmerge
   const r = await kitchen.result('api-2')
   assert.equal(r.landed, 'remote')
   assert.match(r.text, /landed on origin\/issue\/api-2 as of the last fetch, not on main/)
-  const c2 = await kitchen.closeTask('api-2')
+  const c2 = await kitchen.close('api-2')
   assert.equal(c2.branch, 'kept')
   git(join(root, 'worktrees', 'api-1'), 'checkout', '-q', '--detach')
-  await assert.rejects(kitchen.closeTask('api-1'), /is not on its branch issue\/api-1 \(HEAD: detached\)/)
-  const c1 = await kitchen.closeTask('api-1', { discard: true })
+  await assert.rejects(kitchen.close('api-1'), /is not on its branch issue\/api-1 \(HEAD: detached\)/)
+  const c1 = await kitchen.close('api-1', { discard: true })
   assert.equal(c1.branch, 'deleted')
   assert.ok(!existsSync(join(root, 'worktrees', 'api-1')))
 })
 
 test('a bad model and a broken worktree path are launch failures that a send retries', async (t) => {
   const { root, kitchen, wakes } = await setup()
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   // the harness refuses the model only once the cook runs: the owner sees it exit with no output
   await kitchen.dispatch({ project: 'api', title: 'bad model', brief: '@fake: done', model: 'bad/nope' })
   // the owner saw the exit with no output and logged it (before that, the err file alone derives the failure)
@@ -143,7 +159,7 @@ test('a bad model and a broken worktree path are launch failures that a send ret
 
 test('a broken task.json and config.json do not stop the tick', async (t) => {
   const { root, kitchen, reports } = await setup()
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   mkdirSync(join(root, 'tasks', 'old-9'))
   writeFileSync(join(root, 'tasks', 'old-9', 'task.json'), '{ not json')
   writeFileSync(join(root, 'config.json'), '{"maxCooks": "many"}')
@@ -178,7 +194,7 @@ test('a new owner adopts a live cook and derives the outcome of a cook that exit
   await until(() => readFileSync(run2, 'utf8').includes('"settled"'), 'api-2 settled', 20_000)
   await until(() => !pidAlive(shortPid), 'api-2 exited', 20_000)
   const b = await ownerKitchen(root, { identity: reg.identity(), holderAlive: reg.holderAlive })
-  t.after(() => b.kitchen.close())
+  t.after(() => b.kitchen.shutdown())
   const v1 = await b.kitchen.view('api-1')
   assert.equal(v1.state.kind, 'cooking')
   assert.equal(v1.live.pid, longPid)
@@ -193,7 +209,7 @@ test('a new owner adopts a live cook and derives the outcome of a cook that exit
 
 test('a ghost cook holding a run file blocks a second launch of that run', async (t) => {
   const { root, kitchen } = await setup({ reclaimAfterMs: 100 })
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   await kitchen.dispatch({ project: 'api', title: 'g', brief: '@fake: done=first' })
   await settled(kitchen, 'api-1')
   // a cook of run 2 that no owner knows: it holds runs/2.jsonl on fd 1 and writes nothing
@@ -243,7 +259,7 @@ test('a lost lease is found before any write; a read-only session promotes when 
   c.kitchen.dispose()
   const b = await opened.reader.tick()
   assert.ok(b)
-  t.after(() => b.close())
+  t.after(() => b.shutdown())
   const d = await b.dispatch({ project: 'api', title: 'after promotion', brief: '@fake: done' })
   assert.equal(d.tasks[0].state, 'cooking')
   await settled(b, 'api-1')
@@ -251,7 +267,7 @@ test('a lost lease is found before any write; a read-only session promotes when 
 
 test('HTTP 402 on the first candidate: run 2 on the next candidate in the same session reports done; one notice names the fallback', async (t) => {
   const { root, kitchen, wakes } = await setup({ models: { default: [{ model: 'prov/a' }, { model: 'prov/b', thinking: 'high' }] } })
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   const d = await kitchen.dispatch({ project: 'api', title: 'Fall back', brief: '@fake: fail402=prov/a commit=f.txt done=works_on_b' })
   assert.equal(d.tasks[0].state, 'cooking')
   const v = await until(async () => {
@@ -275,7 +291,7 @@ test('HTTP 402 on the first candidate: run 2 on the next candidate in the same s
 
 test('a batch beyond the cook cap queues; never more cooks than the cap; items inherit project and model', async (t) => {
   const { root, kitchen, snapshots } = await setup({ maxCooks: 2 })
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   const d = await kitchen.dispatch({ project: 'api', model: 'prov/m', tasks: Array.from({ length: 5 }, (_, i) => ({ title: `t${i}`, brief: '@fake: wait=150 done' })) })
   assert.deepEqual(d.tasks.map((x) => x.state), ['cooking', 'cooking', 'queued', 'queued', 'queued'])
   assert.match(d.text, /api-3 is queued on branch issue\/api-3: all 2 cooks are busy/)
@@ -287,7 +303,7 @@ test('a batch beyond the cook cap queues; never more cooks than the cap; items i
 
 test('dispatch validation refuses the whole batch with the fix named, and creates nothing', async (t) => {
   const { root, kitchen } = await setup({ models: { rules: [{ name: 'fast', when: 'small fixes', use: { model: 'p/fast' } }] } })
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   await assert.rejects(kitchen.dispatch({ project: 'api', tasks: [{ title: 'a', brief: 'b' }, { title: '', brief: 'b' }] }), /nothing was dispatched: tasks\[1\]\.title is blank/)
   await assert.rejects(kitchen.dispatch({ project: 'api', tasks: [{ title: 'a', brief: 'b', rule: 'slow' }] }), (e) => e.code === 'KITCHEN_UNKNOWN_RULE' && /tasks\[0\]: unknown rule "slow"; the rules are fast/.test(e.message))
   await assert.rejects(kitchen.dispatch({ project: 'nope', title: 'a', brief: 'b' }), (e) => e.code === 'KITCHEN_UNKNOWN_PROJECT' && /the projects are api/.test(e.message))
@@ -303,7 +319,7 @@ test('dispatch validation refuses the whole batch with the fix named, and create
 
 test('a config change applies at the next tick: the cap and cookArgs, with no task lost and no cook orphaned', async (t) => {
   const { root, kitchen } = await setup({ maxCooks: 1 })
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   const d = await kitchen.dispatch({ project: 'api', tasks: [1, 2, 3].map((i) => ({ title: `c${i}`, brief: '@fake: wait=400 done' })) })
   assert.deepEqual(d.tasks.map((x) => x.state), ['cooking', 'queued', 'queued'])
   writeConfig(root, { ...FAST_CONFIG, maxCooks: 3, cookArgs: ['--extra=1'] })
@@ -319,7 +335,7 @@ test('a config change applies at the next tick: the cap and cookArgs, with no ta
 
 test('send waits for a reported cook that is still exiting, answers after-exit when the wait runs out; stop frees the session', async (t) => {
   const { kitchen } = await setup({ maxCooks: 2, exitWaitMs: 3000, exitGraceMs: 60000 })
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   await kitchen.dispatch({ project: 'api', tasks: [{ title: 'exiting', brief: '@fake: done linger=700' }, { title: 'slow exit', brief: '@fake: done linger=60000' }] })
   await until(async () => (await kitchen.view('api-1')).state.kind === 'idle', 'api-1 reported')
   const s1 = await kitchen.send('api-1', 'one more thing\n@fake: done=more')
@@ -337,7 +353,7 @@ test('send waits for a reported cook that is still exiting, answers after-exit w
 
 test('a queued task is held by stop; a newer message resumes it; send to a task behind the cap answers queued', async (t) => {
   const { root, kitchen } = await setup({ maxCooks: 1 })
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   await kitchen.dispatch({ project: 'api', tasks: [{ title: 'busy', brief: '@fake: hang' }, { title: 'waiting', brief: '@fake: done=resumed' }] })
   assert.equal((await kitchen.view('api-2')).state.kind, 'queued')
   assert.deepEqual(await kitchen.stop('api-2'), { kind: 'held', run: 1 })
@@ -364,7 +380,7 @@ test('a wake the chef dropped is sent again and marked notified once; snapshots 
       return true
     },
   })
-  t.after(() => kitchen.close())
+  t.after(() => kitchen.shutdown())
   await kitchen.dispatch({ project: 'api', title: 'wake me', brief: '@fake: wait=100 done=woken' })
   await settled(kitchen, 'api-1')
   await until(() => logOf(root, 'api-1').some((e) => e.type === 'notified'), 'notified')
@@ -379,6 +395,6 @@ test('a wake the chef dropped is sent again and marked notified once; snapshots 
   const last = snapshots.at(-1).tasks[0]
   assert.equal(last.outcome.kind, 'done')
   assert.equal(last.transcript, join(root, 'tasks', 'api-1', 'runs', '1.jsonl'))
-  await kitchen.close()
+  await kitchen.shutdown()
   assert.deepEqual(snapshots.at(-1), { version: 1, sessionId: kitchen.sessionId, role: 'off', tasks: [] })
 })
