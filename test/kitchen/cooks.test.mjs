@@ -153,3 +153,18 @@ test('prompt texts: brief with messages, messages only, fallback names both mode
   assert.equal(c.messagesPrompt(['a', 'b']), '## Messages from the chef (2)\n\na\n\n---\n\nb\n')
   assert.match(c.fallbackPrompt('p/a', '402: Payment Required', 'p/b'), /p\/a stopped with a provider error: 402: Payment Required\nThis run uses p\/b/)
 })
+
+test('a kitchen opened through a symlink adopts its cooks: paths compare as realpaths', async () => {
+  const { symlinkSync } = await import('node:fs')
+  const { Store } = await import('../../dist/src/kitchen/store.js')
+  const real = realpathSync(mkdtempSync(join(tmpdir(), 'kreal-')))
+  const link = join(realpathSync(mkdtempSync(join(tmpdir(), 'klink-'))), 'kitchen')
+  symlinkSync(real, link)
+  const store = Store.open(link)
+  const k = { root: link, tasks: join(link, 'tasks'), owner: (p) => store.taskOfRunFile(p) }
+  const r = await launch(k, 'web-2', 3, 'hang')
+  const found = await c.scanCooks(k.owner)
+  assert.deepEqual(found.map((x) => [x.task, x.run, x.pid]), [['web-2', 3, r.pid]])
+  process.kill(-r.pid, 'SIGKILL')
+  await r.exited
+})
