@@ -398,3 +398,27 @@ test('a wake the chef dropped is sent again and marked notified once; snapshots 
   await kitchen.shutdown()
   assert.deepEqual(snapshots.at(-1), { version: 1, sessionId: kitchen.sessionId, role: 'off', tasks: [] })
 })
+
+test('a read-only session promotes by itself on its interval tick and hands over the owner', async (t) => {
+  const reg = owners()
+  const dir = tempDir()
+  const root = join(dir, 'kitchen')
+  mkdirSync(root)
+  writeConfig(root, FAST_CONFIG)
+  const a = await ownerKitchen(root, { identity: reg.identity(), holderAlive: reg.holderAlive })
+  let promoted
+  const snaps = []
+  const opened = await openKitchen(root, {
+    cookCommand: COOK_COMMAND, identity: reg.identity(), holderAlive: reg.holderAlive, tickMs: 30,
+    promoted: (k) => (promoted = k), emit: (s) => snaps.push(s),
+  })
+  assert.equal(opened.kind, 'read-only')
+  await until(() => snaps.some((s) => s.role === 'read-only'), 'read-only snapshot')
+  assert.equal(promoted, undefined)
+  reg.alive.delete(a.kitchen.lease.pid) // the holder dies
+  a.kitchen.dispose()
+  const k = await until(() => promoted, 'promoted')
+  t.after(() => k.shutdown())
+  assert.equal(k.lease.sessionId, opened.reader.sessionId)
+  await until(() => snaps.some((s) => s.role === 'owner'), 'owner snapshot')
+})
