@@ -8,7 +8,7 @@ import {
   type FailureCause, type KitchenConfig, type LogEvent, type Millis, type Outcome, type Profile, type RunNo,
   type TaskId, type TaskSpec, type TaskState,
 } from './domain.js'
-import type { RunRecord, TaskRecord } from './store.js'
+import type { RunRecord, TaskRecord } from './snapshot.js'
 
 export { foldRunLine, foldRunLines, EMPTY_RUN_FOLD, type RunFold } from './run-fold.js'
 export { selectModels, modelsPrompt, type ModelCheck, type Selection, type Skipped } from './models.js'

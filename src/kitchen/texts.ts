@@ -4,7 +4,7 @@
  */
 import type { Millis, Outcome, ProjectSpec } from './domain.js'
 import type { Notice, TaskView, TriedModel } from './derive.js'
-import type { BrokenTask } from './store.js'
+import type { BrokenTask } from './snapshot.js'
 
 export function oneLine(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim()

@@ -332,3 +332,31 @@ test('a task directory without task.json is skipped while young and listed as br
   writeFileSync(store.taskFile('api-4'), JSON.stringify(spec(store, 'api-4')))
   assert.deepEqual(store.snapshot().tasks.map((r) => r.id), ['api-4'])
 })
+
+test('an unreadable task is listed as broken with the reason and the rest of the kitchen still reads', (t) => {
+  const { store } = kitchen(t)
+  const a = store.createTask('api', (id) => spec(store, id))
+  const b = store.createTask('api', (id) => spec(store, id))
+  // A file where the runs directory belongs makes listing it fail with ENOTDIR.
+  rmSync(join(store.taskDir(b.id), 'runs'), { recursive: true })
+  writeFileSync(join(store.taskDir(b.id), 'runs'), 'not a directory')
+  const snap = store.snapshot()
+  assert.deepEqual(snap.tasks.map((r) => r.id), [a.id])
+  assert.equal(snap.broken.length, 1)
+  assert.equal(snap.broken[0].id, b.id)
+  assert.match(snap.broken[0].reason, /^cannot be read: ENOTDIR/)
+})
+
+test('readRunLines gives every parsed line of a run with the bad ones counted; errTail keeps the end', (t) => {
+  const { store } = kitchen(t)
+  const { id } = store.createTask('api', (id) => spec(store, id))
+  copyFileSync(join(fixtures, 'steered-with-bad-lines.jsonl'), store.runFile(id, 1))
+  const { lines, bad } = store.readRunLines(id, 1)
+  assert.deepEqual(lines.map((l) => l.type), ['run_start', 'prompted', 'tool_start', 'prompted'])
+  assert.equal(bad, 3)
+  writeFileSync(store.errFile(id, 1), 'x'.repeat(5000) + 'é\nthe last line\n')
+  assert.equal(store.errTail(id, 1, 20), 'xxxé\nthe last line')
+  // A cut through a UTF-8 character drops its remains.
+  assert.equal(store.errTail(id, 1, 16), 'the last line')
+  assert.equal(store.errTail(id, 2), '')
+})

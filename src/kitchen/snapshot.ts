@@ -1,0 +1,457 @@
+/**
+ * The incremental reader behind `Store.snapshot`: reads the kitchen for a tick, each file in isolation,
+ * and again only what changed.
+ *
+ * What it trusts: append-only files (log, run files) are read from a kept offset when they grow; a
+ * directory listing is read again when the directory's mtime changes. Every owner write in a task
+ * touches the task directory (`Store.touch`), so a quiet task costs one stat. A task whose last run is
+ * in flight is polled: its cook appends to the run file and err file and moves inbox messages, and
+ * none of that changes the task directory. An mtime within RACY_MS of the moment it was seen is not
+ * trusted (filesystem timestamps are coarse), so a change in the same tick as a read is never missed.
+ */
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { normalizeKitchenConfig, type NormalizedConfig } from './config.js'
+import {
+  isTaskId, parseLogLine, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
+  type KitchenConfig, type LogEvent, type Millis, type PendingMessage, type ProjectSpec, type RunNo,
+  type TaskId, type TaskSpec,
+} from './domain.js'
+import { listInbox, readJson, readTail, stat } from './files.js'
+import { LineReader } from './line-reader.js'
+import { EMPTY_RUN_FOLD, foldRunLines, type RunFold } from './run-fold.js'
+
+/** One run of a task as the snapshot sees it. */
+export interface RunRecord {
+  readonly n: RunNo
+  /** `runs/<n>.prompt.md` exists. */
+  readonly hasPrompt: boolean
+  /** `runs/<n>.jsonl` exists: the run was claimed. */
+  readonly claimed: boolean
+  /** Bytes in the run file. */
+  readonly size: number
+  /** The run file's mtime: for an empty claim, when it was claimed. */
+  readonly mtimeMs: Millis
+  /** Bytes in `runs/<n>.err`. */
+  readonly errSize: number
+  /** The end of the err file (up to 2 KiB), read only when it grew. */
+  readonly errTail: string
+  readonly fold: RunFold
+}
+
+/** A task as read from disk, before anything is derived. */
+export interface TaskRecord {
+  readonly id: TaskId
+  readonly spec: TaskSpec
+  readonly log: readonly LogEvent[]
+  /** Runs with a prompt or a run file, ascending. */
+  readonly runs: readonly RunRecord[]
+  /** Messages waiting in the inbox, oldest first. */
+  readonly inbox: readonly PendingMessage[]
+  /** Only known for closed tasks: the worktree is still on disk. */
+  readonly worktreeExists: boolean
+  /** Log and run lines skipped because they did not parse. */
+  readonly badLines: number
+}
+
+export interface BrokenTask {
+  readonly id: string
+  readonly reason: string
+}
+
+export interface KitchenSnapshot {
+  readonly at: Millis
+  readonly config: KitchenConfig
+  /** Lines for the person: config problems and skipped project files. Stable text while they last. */
+  readonly errors: readonly string[]
+  readonly projects: readonly ProjectSpec[]
+  /** Every task whose task.json parses, closed ones included, in id order. */
+  readonly tasks: readonly TaskRecord[]
+  readonly broken: readonly BrokenTask[]
+  readonly badLines: number
+}
+
+/** A directory is trusted unchanged by its mtime only when it was last seen this long after that mtime. */
+const RACY_MS = 2_000
+/** A task directory without task.json younger than this is being created, not broken. */
+const CREATING_MS = 10_000
+export const ERR_TAIL = 2_048
+
+interface DirSig { mtimeMs: number; ino: number; seenAt: number }
+interface FileSig { mtimeMs: number; ino: number; size: number }
+
+class RunCache {
+  readonly path: string
+  readonly errPath: string
+  hasPrompt = false
+  claimed = false
+  size = 0
+  mtimeMs = 0
+  errSize = 0
+  errTail = ''
+  fold: RunFold = EMPTY_RUN_FOLD
+  reader = new LineReader()
+  /** A newer run exists and this one had its final read. */
+  frozen = false
+  record?: RunRecord
+  constructor(readonly n: RunNo, runsDir: string) {
+    this.path = join(runsDir, `${n}.jsonl`)
+    this.errPath = join(runsDir, `${n}.err`)
+  }
+
+  resetClaim(): void {
+    this.fold = EMPTY_RUN_FOLD
+    this.reader = new LineReader()
+    this.size = 0
+    this.mtimeMs = 0
+    this.errSize = 0
+    this.errTail = ''
+    this.frozen = false
+  }
+}
+
+class TaskCache {
+  /** Paths, joined once: the tick would otherwise join them thousands of times. */
+  readonly dir: string
+  readonly runsPath: string
+  readonly inboxPath: string
+  spec?: TaskSpec
+  specSig?: FileSig
+  broken?: string
+  log: LogEvent[] = []
+  logBad = 0
+  logReader = new LineReader()
+  closed = false
+  worktreeGone = false
+  runsDir?: DirSig
+  runs = new Map<number, RunCache>()
+  inboxDir?: DirSig
+  inbox: PendingMessage[] = []
+  taskDirSig?: DirSig
+  record?: TaskRecord
+  constructor(readonly id: string, tasksDir: string) {
+    this.dir = join(tasksDir, id)
+    this.runsPath = join(this.dir, 'runs')
+    this.inboxPath = join(this.dir, 'inbox')
+  }
+
+  /** The last run is claimed and has not settled: its cook may be writing, or moving messages. */
+  active(): boolean {
+    let last: RunCache | undefined
+    for (const r of this.runs.values()) if (!last || r.n > last.n) last = r
+    return last !== undefined && last.claimed && last.fold.settledAt === undefined
+  }
+}
+
+/** Where the reader finds what it reads; the Store owns the layout. */
+export interface SnapshotPaths {
+  root: string
+  configFile: string
+  worktree(id: TaskId): string
+  loadConfig(): NormalizedConfig
+}
+
+export class SnapshotReader {
+  private readonly tasks = new Map<string, TaskCache>()
+  private tasksDir?: DirSig
+  private taskNames: string[] = []
+  private configSig?: FileSig
+  private configCache: NormalizedConfig = normalizeKitchenConfig(undefined)
+  private projectsDir?: DirSig
+  private projectCache = new Map<string, { sig: FileSig; spec?: ProjectSpec; error?: string }>()
+
+  constructor(private readonly paths: SnapshotPaths) {}
+
+  /**
+   * Reads the kitchen for a tick, each file in isolation: a broken task.json lists the task as broken
+   * with the reason, a bad config.json gives the defaults plus error lines, a bad project file is
+   * skipped with an error line, bad log and run lines are skipped and counted. Incremental: a file is
+   * read again only when it grew or changed, and a task record that did not change is the same object.
+   */
+  read(now: Millis): KitchenSnapshot {
+    const errors: string[] = []
+    const config = this.snapConfig()
+    errors.push(...config.errors)
+    let projects: ProjectSpec[] = []
+    try {
+      projects = this.snapProjects(errors)
+    } catch (error) {
+      errors.push(`projects/ cannot be read: ${(error as Error).message}`)
+    }
+    const tasks: TaskRecord[] = []
+    const broken: BrokenTask[] = []
+    let badLines = 0
+    for (const name of this.snapTaskNames()) {
+      let cache = this.tasks.get(name)
+      if (!cache) this.tasks.set(name, (cache = new TaskCache(name, join(this.paths.root, 'tasks'))))
+      let rec: TaskRecord | BrokenTask | undefined
+      try {
+        rec = this.snapTask(cache)
+      } catch (error) {
+        // One unreadable task (permissions, a file where a directory belongs) never stops the tick.
+        this.tasks.delete(name)
+        rec = { id: name, reason: `cannot be read: ${(error as Error).message}` }
+      }
+      if (rec === undefined) continue
+      if ('reason' in rec) broken.push(rec)
+      else {
+        tasks.push(rec)
+        badLines += rec.badLines
+      }
+    }
+    return { at: now, config: config.config, errors, projects, tasks, broken, badLines }
+  }
+
+  /** Cache checks use the real clock whatever `now` a caller passes: they compare with file mtimes. */
+  private changedDir(path: string, sig: DirSig | undefined): DirSig | undefined | 'gone' {
+    const now = Date.now()
+    const st = stat(path)
+    if (!st) return 'gone'
+    if (sig && st.mtimeMs === sig.mtimeMs && st.ino === sig.ino && sig.seenAt - sig.mtimeMs > RACY_MS) return undefined
+    return { mtimeMs: st.mtimeMs, ino: st.ino, seenAt: now }
+  }
+
+  private snapConfig(): NormalizedConfig {
+    const st = stat(this.paths.configFile)
+    const sig = st && { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size }
+    if (sameFile(sig, this.configSig) && !racy(sig)) return this.configCache
+    this.configSig = sig
+    this.configCache = this.paths.loadConfig()
+    return this.configCache
+  }
+
+  private snapProjects(errors: string[]): ProjectSpec[] {
+    const dir = join(this.paths.root, 'projects')
+    const changed = this.changedDir(dir, this.projectsDir)
+    if (changed === 'gone') return []
+    if (changed) {
+      this.projectsDir = changed
+      const names = new Set(readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')))
+      for (const n of this.projectCache.keys()) if (!names.has(n)) this.projectCache.delete(n)
+      for (const n of names) if (!this.projectCache.has(n)) this.projectCache.set(n, { sig: { mtimeMs: -1, ino: -1, size: -1 } })
+    }
+    const out: ProjectSpec[] = []
+    for (const [file, entry] of this.projectCache) {
+      const st = stat(join(dir, file))
+      if (!st) continue
+      const sig = { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size }
+      if (!sameFile(sig, entry.sig) || racy(sig)) {
+        entry.sig = sig
+        delete entry.spec
+        delete entry.error
+        const r = readJson(join(dir, file))
+        const p = r.ok ? parseProject(r.value) : r
+        if (!p.ok) entry.error = `projects/${file} is skipped: ${p.reason}`
+        else if (`${p.value.name}.json` !== file) entry.error = `projects/${file} is skipped: its name "${p.value.name}" does not match the file name`
+        else entry.spec = p.value
+      }
+      if (entry.error) errors.push(entry.error)
+      if (entry.spec) out.push(entry.spec)
+    }
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  }
+
+  private snapTaskNames(): string[] {
+    const dir = join(this.paths.root, 'tasks')
+    const changed = this.changedDir(dir, this.tasksDir)
+    if (changed === 'gone') return []
+    if (changed) {
+      this.tasksDir = changed
+      const names = readdirSync(dir).filter((n) => !n.startsWith('.'))
+      names.sort(byTaskId)
+      this.taskNames = names
+      const keep = new Set(names)
+      for (const n of this.tasks.keys()) if (!keep.has(n)) this.tasks.delete(n)
+    }
+    return this.taskNames
+  }
+
+  private snapTask(c: TaskCache): TaskRecord | BrokenTask | undefined {
+    const dir = c.dir
+    let dirty = false
+    if (!c.spec) {
+      if (!isTaskId(c.id)) return { id: c.id, reason: 'the directory name is not a task id like "api-7"' }
+      const st = stat(join(dir, 'task.json'))
+      const sig = st && { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size }
+      if (!st) {
+        const d = stat(dir)
+        if (!d || !d.isDirectory()) return { id: c.id, reason: 'not a task directory' }
+        if (Date.now() - d.mtimeMs < CREATING_MS) return undefined
+        return { id: c.id, reason: 'task.json is missing (the dispatch stopped before writing it)' }
+      }
+      if (!sameFile(sig, c.specSig) || racy(sig) || c.broken === undefined) {
+        c.specSig = sig
+        const r = readJson(join(dir, 'task.json'))
+        const t = r.ok ? parseTask(r.value) : r
+        if (!t.ok) c.broken = r.ok ? `task.json: ${t.reason}` : t.reason
+        else if (t.value.id !== c.id) c.broken = `task.json names the task "${t.value.id}", not "${c.id}"`
+        else {
+          c.spec = t.value
+          delete c.broken
+          dirty = true
+        }
+      }
+      if (!c.spec) return { id: c.id, reason: c.broken! }
+    }
+    const id = c.spec.id
+    // Every owner write in a task touches the task directory (see `touch`), so a task whose directory
+    // did not change and whose last run is not in flight has nothing new: one stat per quiet task.
+    const td = this.changedDir(dir, c.taskDirSig)
+    if (td === 'gone') return undefined
+    if (td) c.taskDirSig = td
+    const active = c.active()
+    if (!td && c.record && !active && (!c.closed || c.worktreeGone)) return c.record
+
+    if (td) {
+      const log = c.logReader.read(join(dir, 'log.jsonl'))
+      if (log.reset) {
+        c.log = []
+        c.logBad = 0
+        c.closed = false
+      }
+      if (log.lines.length > 0 || log.reset) {
+        dirty = true
+        c.log = [...c.log]
+        for (const text of log.lines) {
+          const e = parseLogLine(text)
+          if (!e) c.logBad++
+          else {
+            c.log.push(e)
+            if (e.type === 'closed') c.closed = true
+          }
+        }
+      }
+    }
+
+    if (c.closed) {
+      if (!c.worktreeGone && !stat(this.paths.worktree(id))) {
+        c.worktreeGone = true
+        dirty = true
+      }
+    } else {
+      if (this.snapRuns(c, td !== undefined)) dirty = true
+      // The cook moves pending messages to handled/ while its run is in flight; only the owner adds.
+      const inbox = td || (active && c.inbox.length > 0) ? this.changedDir(c.inboxPath, c.inboxDir) : undefined
+      if (inbox) {
+        c.inboxDir = inbox === 'gone' ? undefined : inbox
+        const list = inbox === 'gone' ? [] : listInbox(c.inboxPath)
+        if (list.length !== c.inbox.length || list.some((m, i) => m.name !== c.inbox[i]!.name)) {
+          c.inbox = list
+          dirty = true
+        }
+      }
+    }
+
+    if (!dirty && c.record) return c.record
+    const runs: RunRecord[] = []
+    let bad = c.logBad
+    for (const r of [...c.runs.values()].sort((a, b) => a.n - b.n)) {
+      r.record ??= { n: r.n, hasPrompt: r.hasPrompt, claimed: r.claimed, size: r.size, mtimeMs: r.mtimeMs, errSize: r.errSize, errTail: r.errTail, fold: r.fold }
+      runs.push(r.record)
+      bad += r.fold.bad
+    }
+    c.record = {
+      id, spec: c.spec, log: c.log, runs, inbox: c.inbox,
+      worktreeExists: c.closed ? !c.worktreeGone : true, badLines: bad,
+    }
+    return c.record
+  }
+
+  /** Updates the runs of a task; true when anything changed. */
+  private snapRuns(c: TaskCache, scan: boolean): boolean {
+    const dir = c.runsPath
+    let dirty = false
+    const changed = scan ? this.changedDir(dir, c.runsDir) : undefined
+    if (changed) {
+      c.runsDir = changed === 'gone' ? undefined : changed
+      const seen = new Map<number, { prompt: boolean; run: boolean }>()
+      for (const name of changed === 'gone' ? [] : readdirSync(dir)) {
+        const m = /^([1-9][0-9]{0,8})\.(prompt\.md|jsonl)$/.exec(name)
+        if (!m) continue
+        const n = Number(m[1])
+        const e = seen.get(n) ?? { prompt: false, run: false }
+        if (m[2] === 'jsonl') e.run = true
+        else e.prompt = true
+        seen.set(n, e)
+      }
+      for (const n of c.runs.keys()) {
+        if (!seen.has(n)) {
+          c.runs.delete(n)
+          dirty = true
+        }
+      }
+      for (const [n, e] of seen) {
+        let r = c.runs.get(n)
+        if (!r) {
+          r = new RunCache(runNo(n), dir)
+          c.runs.set(n, r)
+          dirty = true
+        }
+        if (r.hasPrompt !== e.prompt || r.claimed !== e.run) {
+          r.hasPrompt = e.prompt
+          // The claim was removed (reclaimed): a new claim of the same run starts from nothing.
+          if (r.claimed && !e.run) r.resetClaim()
+          r.claimed = e.run
+          delete r.record
+          dirty = true
+        }
+      }
+    }
+    let last = 0
+    for (const n of c.runs.keys()) if (n > last) last = n
+    for (const r of c.runs.values()) {
+      if (r.frozen || !r.claimed) continue
+      if (this.pollRun(r)) {
+        delete r.record
+        dirty = true
+      }
+      // A settled run has said everything; a newer run was claimed only after this run's cook was
+      // gone. Either way this was the final read.
+      if (r.n < last || r.fold.settledAt !== undefined) r.frozen = true
+    }
+    return dirty
+  }
+
+  private pollRun(r: RunCache): boolean {
+    const path = r.path
+    const st = stat(path)
+    if (!st) return false
+    let changed = false
+    if (st.size !== r.size || st.mtimeMs !== r.mtimeMs) {
+      const got = r.reader.read(path)
+      if (got.reset) r.fold = EMPTY_RUN_FOLD
+      r.fold = foldRunLines(r.fold, got.lines.map(parseRunLine))
+      r.size = st.size
+      r.mtimeMs = st.mtimeMs
+      changed = true
+    }
+    // The err file matters until the run settles: launch failures and crashes quote its tail.
+    if (r.fold.settledAt === undefined) {
+      const errPath = r.errPath
+      const es = stat(errPath)?.size ?? 0
+      if (es !== r.errSize) {
+        r.errSize = es
+        r.errTail = es === 0 ? '' : readTail(errPath, ERR_TAIL)
+        changed = true
+      }
+    }
+    return changed
+  }
+}
+
+function sameFile(a: FileSig | undefined, b: FileSig | undefined): boolean {
+  if (!a || !b) return a === b
+  return a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.size === b.size
+}
+
+/** A file changed within the mtime granularity of the last look could change again unseen. */
+function racy(sig: FileSig | undefined): boolean {
+  return sig !== undefined && Date.now() - sig.mtimeMs < RACY_MS
+}
+
+function byTaskId(a: string, b: string): number {
+  const pa = parseTaskId(a)
+  const pb = parseTaskId(b)
+  if (pa && pb) return pa.project === pb.project ? pa.n - pb.n : pa.project < pb.project ? -1 : 1
+  return a < b ? -1 : a > b ? 1 : 0
+}
