@@ -26,6 +26,7 @@ import { cooksSnapshot, type CooksSnapshot } from './events.js'
 import * as git from './git.js'
 import { acquireLease, currentLease, holderAlive, releaseLease, sameHolder, selfIdentity, type HolderAlive, type Identity } from './lease.js'
 import { selectModels, type ModelCheck } from './models.js'
+import { rulebookText } from './rulebooks.js'
 import { Store, type KitchenSnapshot, type TaskRecord } from './store.js'
 import { boardText, restartText, wakeText } from './texts.js'
 import { Waker, type Wake } from './waker.js'
@@ -203,7 +204,9 @@ abstract class KitchenBase {
 
   async board(): Promise<string> {
     const { views, busy, cap, snap } = await this.views()
-    return boardText({ now: this.now(), views, busy, cap, projects: snap.projects, broken: snap.broken, errors: [...snap.errors, ...this.lastErrors] })
+    const rulebook = rulebookText(snap.config)
+    const errors = [...new Set([...snap.errors, ...this.lastErrors])]
+    return boardText({ now: this.now(), views, busy, cap, projects: snap.projects, broken: snap.broken, errors, ...(rulebook ? { rulebook } : {}) })
   }
 
   async result(id: string): Promise<ResultView> {

@@ -84,3 +84,17 @@ test('a second tick does nothing', async (t) => {
   assert.equal(t2.views[0].state.kind, 'cooking')
   await settled(kitchen, 'api-1')
 })
+
+test('the board lists projects, open tasks and the rulebook selection', async (t) => {
+  const { api, kitchen, root } = await setup({ rulebook: { default: 'pstack', projects: { api: 'none' } } })
+  t.after(() => kitchen.shutdown())
+  await kitchen.addProject({ path: api, note: 'Go service, run make test' })
+  await kitchen.dispatch({ project: 'api', title: 'Board me', brief: '@fake: needs_decision=which_one?' })
+  await settled(kitchen, 'api-1')
+  const board = await kitchen.board()
+  assert.match(board, /api: .*api, base main, branches issue\/<id>\. Go service, run make test/)
+  assert.match(board, /Rulebook: pstack\. Per project: api none\./)
+  assert.match(board, /api-1/)
+  assert.match(board, /needs decision: which one\?/)
+  void root
+})
