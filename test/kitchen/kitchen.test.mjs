@@ -98,3 +98,18 @@ test('the board lists projects, open tasks and the rulebook selection', async (t
   assert.match(board, /needs decision: which one\?/)
   void root
 })
+
+test('a cook that crashes mid-run fails the run with cause crash and wakes the chef; a send retries', async (t) => {
+  const { api, kitchen, wakes } = await setup()
+  t.after(() => kitchen.shutdown())
+  await kitchen.addProject({ path: api })
+  await kitchen.dispatch({ project: 'api', title: 'Crashy', brief: '@fake: tool=npm_test crash' })
+  const v = await settled(kitchen, 'api-1')
+  assert.equal(v.state.outcome.kind, 'failed')
+  assert.equal(v.state.outcome.cause, 'crash')
+  assert.match(v.state.outcome.reason, /the cook exited before settling/)
+  await until(() => wakes.some((w) => /api-1 "Crashy" failed: the cook exited before settling/.test(w.text)), 'crash wake')
+  assert.deepEqual(await kitchen.send('api-1', 'try again\n@fake: done=second_try'), { kind: 'launched', run: 2 })
+  const v2 = await settled(kitchen, 'api-1')
+  assert.equal(v2.state.outcome.summary, 'second try')
+})
