@@ -422,3 +422,15 @@ test('a read-only session promotes by itself on its interval tick and hands over
   assert.equal(k.lease.sessionId, opened.reader.sessionId)
   await until(() => snaps.some((s) => s.role === 'owner'), 'owner snapshot')
 })
+
+test('config cookCommand replaces the injected template; a bad template is a launch failure that names the fix', async (t) => {
+  const { root, kitchen } = await setup({ cookCommand: [...COOK_COMMAND, '--from-config=1'] })
+  t.after(() => kitchen.shutdown())
+  await kitchen.dispatch({ project: 'api', title: 'templated', brief: '@fake: done' })
+  await settled(kitchen, 'api-1')
+  assert.ok(session(root, 'api-1')[0].argv.includes('--from-config=1'))
+  writeConfig(root, { ...FAST_CONFIG, cookCommand: [process.execPath, 'cook.mjs', '--model', '{model}', '--prompt-file={promptFile}'] })
+  const d = await kitchen.dispatch({ project: 'api', title: 'bad template', brief: '@fake: done' })
+  assert.equal(d.tasks[0].state, 'failed')
+  assert.match(d.tasks[0].reason, /\{model\} must share its element with the flag, e\.g\. "--model=\{model\}"/)
+})
