@@ -175,6 +175,8 @@ export function pidAlive(pid: number): boolean {
 
 export interface ProcStat {
   ppid: number
+  /** The process group (Linux): a cook is spawned detached, so it leads its own group. */
+  pgid?: number
   /** Start time in clock ticks since boot (Linux), or the `ps` start text elsewhere. */
   start: string
   zombie: boolean
@@ -185,9 +187,9 @@ export function parseProcStat(text: string): ProcStat | undefined {
   const close = text.lastIndexOf(')')
   if (close < 0) return undefined
   const f = text.slice(close + 2).split(' ')
-  // f[0] is field 3 (state), f[1] field 4 (ppid), f[19] field 22 (starttime)
+  // f[0] is field 3 (state), f[1] field 4 (ppid), f[2] field 5 (pgrp), f[19] field 22 (starttime)
   if (f.length < 20) return undefined
-  return { ppid: Number(f[1]), start: f[19]!, zombie: f[0] === 'Z' || f[0] === 'X' }
+  return { ppid: Number(f[1]), pgid: Number(f[2]), start: f[19]!, zombie: f[0] === 'Z' || f[0] === 'X' }
 }
 
 export async function procStat(pid: number): Promise<ProcStat | undefined> {
@@ -207,6 +209,8 @@ export async function procStat(pid: number): Promise<ProcStat | undefined> {
 export interface LsofRecord {
   pid: number
   ppid?: number
+  /** Linux only (from /proc/<pid>/stat). */
+  pgid?: number
   name?: string
 }
 
@@ -272,7 +276,7 @@ export async function listStdouts(): Promise<LsofRecord[]> {
     } catch {
       continue
     }
-    if (st && !st.zombie) out.push({ pid: Number(n), ppid: st.ppid, name })
+    if (st && !st.zombie) out.push({ pid: Number(n), ppid: st.ppid, ...(st.pgid !== undefined ? { pgid: st.pgid } : {}), name })
   }
   return out
 }
@@ -293,6 +297,8 @@ export interface LiveCook {
 /**
  * Scan every process once for cooks of this kitchen (activation, and an unknown unsettled run).
  * A process whose parent also writes a run file is that cook's child sharing its stdout, not a cook.
+ * Where the process group is known (Linux), a process that does not lead its group is not a cook
+ * either: every cook is spawned detached, and this also covers a child whose cook just died.
  */
 export async function scanCooks(owner: RunFileOwner): Promise<LiveCook[]> {
   const all = await listStdouts()
@@ -303,6 +309,7 @@ export async function scanCooks(owner: RunFileOwner): Promise<LiveCook[]> {
     const hit = owner(rec.name)
     if (!hit) continue
     writers.add(rec.pid)
+    if (rec.pgid !== undefined && rec.pgid !== rec.pid) continue
     found.push({ ...hit, pid: rec.pid, ppid: rec.ppid })
   }
   const cooks = found.filter((c) => c.ppid === undefined || !writers.has(c.ppid))

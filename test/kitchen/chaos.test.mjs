@@ -1,7 +1,8 @@
 // Seeded chaos: owners crash at named points of launch, tick, send, stop and close (an injected
 // fault throws, the instance is abandoned, a new one opens the same kitchen dir), and two owners race
 // through a takeover. Invariants, checked in every iteration:
-//   1. never two live cooks for one task, and never two cooks writing one run file;
+//   1. never two live cooks (process groups whose stdout is a run file of the task, also an unlinked
+//      one) for one task, and never two cooks writing one run file;
 //   2. every final outcome is notified exactly once, and only after delivery;
 //   3. no closed task leaves its worktree;
 //   4. the chain never deadlocks (every operation is bounded);
@@ -144,12 +145,29 @@ async function iteration(seed, env) {
       if (!target.startsWith(tasksDir)) continue
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
       if (f[0] === 'Z') continue
-      writers.push({ pid: Number(n), ppid: Number(f[1]), task: target.slice(tasksDir.length).split('/')[0], target })
+      writers.push({ pid: Number(n), pgid: Number(f[2]), task: target.slice(tasksDir.length).split('/')[0], target })
     }
-    const pids = new Set(writers.map((w) => w.pid))
+    // a cook and the children that share its stdout are one process group: count groups per task
     const per = new Map()
-    for (const w of writers) if (!pids.has(w.ppid)) per.set(w.task, [...(per.get(w.task) ?? []), w])
-    for (const [task, ws] of per) if (ws.length > 1) violations.push(`two live cooks for ${task}: ${ws.map((w) => `${w.pid} -> ${w.target}`).join(', ')}`)
+    for (const w of writers) {
+      const groups = per.get(w.task) ?? new Map()
+      if (!groups.has(w.pgid)) groups.set(w.pgid, w)
+      per.set(w.task, groups)
+    }
+    for (const [task, groups] of per) per.set(task, [...groups.values()])
+    for (const [task, ws] of per) {
+      if (ws.length <= 1) continue
+      const ps = (pid) => {
+        try {
+          const st = readFileSync(`/proc/${pid}/stat`, 'utf8')
+          const f = st.slice(st.lastIndexOf(')') + 2).split(' ')
+          return `pid ${pid} ppid ${f[1]} pgid ${f[2]} state ${f[0]} cmd ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim()}`
+        } catch {
+          return `pid ${pid} gone`
+        }
+      }
+      violations.push(`two live cooks for ${task}: ${ws.map((w) => `${ps(w.pid)} -> ${w.target}`).join('; ')}`)
+    }
   }
 
   const T0 = Date.now()

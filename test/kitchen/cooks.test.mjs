@@ -37,7 +37,7 @@ test('a bad command template is refused with the fix named', () => {
 
 test('parseProcStat reads ppid and start time after a command name with spaces and parens', () => {
   const s = '4242 (we ird) (x)) S 17 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 100'
-  assert.deepEqual(c.parseProcStat(s), { ppid: 17, start: '987654', zombie: false })
+  assert.deepEqual(c.parseProcStat(s), { ppid: 17, pgid: 4242, start: '987654', zombie: false })
   assert.equal(c.parseProcStat('garbage'), undefined)
 })
 
@@ -167,4 +167,18 @@ test('a kitchen opened through a symlink adopts its cooks: paths compare as real
   assert.deepEqual(found.map((x) => [x.task, x.run, x.pid]), [['web-2', 3, r.pid]])
   process.kill(-r.pid, 'SIGKILL')
   await r.exited
+})
+
+test('a process with a run file on fd 1 that does not lead its process group is not a cook', async () => {
+  const { spawn } = await import('node:child_process')
+  const k = kitchenDir()
+  const dir = join(k.tasks, 'api-8', 'runs')
+  mkdirSync(dir, { recursive: true })
+  const fd = openSync(join(dir, '1.jsonl'), 'wx')
+  // not detached: it stays in this test's process group, as a cook's orphaned child would
+  const p = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', fd, 'ignore'] })
+  closeSync(fd)
+  await until(async () => (await c.stdoutPath(p.pid))?.endsWith('1.jsonl'))
+  assert.deepEqual((await c.scanCooks(k.owner)).filter((x) => x.pid === p.pid), [])
+  p.kill('SIGKILL')
 })
