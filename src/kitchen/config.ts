@@ -32,7 +32,7 @@ export interface NormalizedConfig {
 }
 
 const DURATIONS = ['killGraceMs', 'exitGraceMs', 'exitWaitMs', 'reclaimAfterMs'] as const
-const KEYS = ['maxCooks', 'models', 'model', 'thinking', 'cookArgs', 'rulebook', 'recipe', ...DURATIONS]
+const KEYS = ['maxCooks', 'models', 'model', 'thinking', 'cookArgs', 'cookCommand', 'rulebook', 'recipe', ...DURATIONS]
 
 /** `raw` is the parsed file (undefined when there is none). `source` names it in the error lines. */
 export function normalizeKitchenConfig(raw: unknown, source = 'config.json'): NormalizedConfig {
@@ -58,6 +58,10 @@ export function normalizeKitchenConfig(raw: unknown, source = 'config.json'): No
   if (raw.cookArgs !== undefined) {
     if (Array.isArray(raw.cookArgs) && raw.cookArgs.every((a) => typeof a === 'string')) config.cookArgs = [...raw.cookArgs]
     else err(`cookArgs must be a list of strings, for example ["--profile", "cook"]`)
+  }
+  if (raw.cookCommand !== undefined) {
+    if (Array.isArray(raw.cookCommand) && raw.cookCommand.length > 0 && raw.cookCommand.every((a) => typeof a === 'string')) config.cookCommand = [...raw.cookCommand]
+    else err(`cookCommand must be a non-empty list of strings, for example ["dsh", "--profile", "cook", "--prompt-file={promptFile}"]`)
   }
 
   config.models = models(raw, err)

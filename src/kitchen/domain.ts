@@ -108,6 +108,8 @@ export interface KitchenConfig {
   models: { rules: ModelRule[]; default: Profile[] }
   /** Extra arguments for every cook process. */
   cookArgs: string[]
+  /** The cook command template (placeholders: see `cookArgv` in cooks.ts); unset: the shell's default. */
+  cookCommand?: string[]
   rulebook: RulebookSelection
   /** A stop sends SIGTERM, then SIGKILL after this long (default 5 s). */
   killGraceMs: number
