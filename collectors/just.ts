@@ -1,11 +1,228 @@
-/** The just collector. */
+/**
+ * The just collector: the root justfile, its imports and its modules (nested), read statically.
+ *
+ * Choices, following what just 1.57 does when run at the scan root:
+ * - The justfile is the one file in the root named `justfile` or `.justfile` in any case; several
+ *   such files make just refuse to run, so they give an error and no recipes.
+ * - Recipes of imported files are the importing module's own (file = the imported file).
+ * - Module recipes are named as just lists them (`mod::recipe`, `a::b::recipe`) and run as
+ *   `just mod::recipe` from the root; `scope` is the module path.
+ * - Every command runs from the justfile's directory (the root, cwd `.`); just itself moves into a
+ *   module's directory, or stays put for `[no-cd]` recipes, as the justfile says.
+ * - `_name` and `[private]` recipes, and recipes of private modules, are not listed.
+ */
+import { readdirSync } from 'node:fs'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
+import { readText, relPosix } from './fs.js'
+import { parseJustfile, type ParsedJustfile, type JustRecipeItem } from './just-parse.js'
+
+const SOURCE = 'just'
+/** Modules nested deeper than this are reported, not followed (just has no limit; cycles aside, real trees are shallow). */
+const MAX_MODULE_DEPTH = 16
+
+/** Names just accepts for a justfile, compared case-insensitively. */
+function isJustfileName(name: string): boolean {
+  const lower = name.toLowerCase()
+  return lower === 'justfile' || lower === '.justfile'
+}
+
+class DirCache {
+  readonly #entries = new Map<string, Map<string, boolean>>()
+  /** File and directory names of `dir` → whether each is a directory (empty when unreadable). */
+  list(dir: string): Map<string, boolean> {
+    let entries = this.#entries.get(dir)
+    if (!entries) {
+      entries = new Map()
+      try {
+        for (const e of readdirSync(dir, { withFileTypes: true })) entries.set(e.name, e.isDirectory())
+      } catch {
+        // missing or unreadable: no entries
+      }
+      this.#entries.set(dir, entries)
+    }
+    return entries
+  }
+  isFile(path: string): boolean {
+    return this.list(dirname(path)).get(path.slice(dirname(path).length + 1)) === false
+  }
+  isDir(path: string): boolean {
+    return this.list(dirname(path)).get(path.slice(dirname(path).length + 1)) === true
+  }
+  /** Justfile candidates in `dir`, sorted so that messages are stable. */
+  justfiles(dir: string): string[] {
+    return [...this.list(dir)].filter(([n, isDir]) => !isDir && isJustfileName(n)).map(([n]) => join(dir, n)).sort()
+  }
+}
+
+/** Finds the root justfile as just does; undefined when there is none. */
+export function findJustfile(root: string, dirs = new DirCache()): { file?: string; candidates: string[] } {
+  const candidates = dirs.justfiles(root)
+  return candidates.length === 1 ? { file: candidates[0]!, candidates } : { candidates }
+}
+
+interface Walk {
+  root: string
+  dirs: DirCache
+  recipes: Recipe[]
+  diagnostics: Diagnostic[]
+  files: string[]
+  parsed: Map<string, ParsedJustfile>
+}
+
+/** One module's merged items: its own file plus everything it imports. */
+interface ModuleItems {
+  recipes: Array<{ item: JustRecipeItem; file: string }>
+  aliases: Map<string, string[]>
+  assignments: Set<string>
+  modules: Array<{ name: string; path?: string; optional: boolean; line: number; private: boolean; file: string }>
+  allowDuplicates: boolean
+}
+
+function diag(w: Walk, file: string, line: number | undefined, message: string, severity: 'error' | 'warning' = 'error'): void {
+  w.diagnostics.push(createDiagnostic({ source: SOURCE, file: relPosix(w.root, file), ...(line ? { line } : {}), message, severity }))
+}
+
+function parseFile(w: Walk, file: string): ParsedJustfile | undefined {
+  const cached = w.parsed.get(file)
+  if (cached) return cached
+  const text = readText(file)
+  if (text === undefined) return undefined
+  const parsed = parseJustfile(text)
+  w.parsed.set(file, parsed)
+  w.files.push(relPosix(w.root, file))
+  for (const p of parsed.problems) diag(w, file, p.line, `${p.message}; just refuses this justfile until it is fixed (the rest of the file was still read)`)
+  return parsed
+}
+
+/** Gathers a module's items from its file and its imports (depth-first, in file order). */
+function gather(w: Walk, file: string, into: ModuleItems, chain: string[]): void {
+  const parsed = parseFile(w, file)
+  if (!parsed) return
+  if (parsed.settings['allow-duplicate-recipes'] === 'true') into.allowDuplicates = true
+  for (const a of parsed.assignments) into.assignments.add(a)
+  for (const r of parsed.recipes) into.recipes.push({ item: r, file })
+  for (const a of parsed.aliases) {
+    if (a.private) continue
+    const list = into.aliases.get(a.target) ?? []
+    list.push(a.name)
+    into.aliases.set(a.target, list)
+  }
+  for (const m of parsed.modules) into.modules.push({ ...m, file })
+  for (const imp of parsed.imports) {
+    if (imp.path.startsWith('~')) {
+      diag(w, file, imp.line, `import '${imp.path}' points into the home directory; it is not read (recipes from it are missing here)`, 'warning')
+      continue
+    }
+    const target = isAbsolute(imp.path) ? imp.path : resolve(dirname(file), imp.path)
+    if (chain.includes(target)) {
+      diag(w, file, imp.line, `import '${imp.path}' imports a file that is already being imported (a cycle); remove one of the imports`)
+      continue
+    }
+    if (!w.dirs.isFile(target)) {
+      if (!imp.optional) diag(w, file, imp.line, `import '${imp.path}' not found at ${relPosix(w.root, target)}; create the file, fix the path, or write 'import?' to make it optional`)
+      continue
+    }
+    gather(w, target, into, [...chain, target])
+  }
+}
+
+/** The source file of `mod name ['path']` declared in `file`, as just finds it. */
+function moduleFile(w: Walk, file: string, mod: ModuleItems['modules'][number]): string | undefined {
+  const base = dirname(file)
+  let candidates: string[]
+  if (mod.path !== undefined) {
+    const p = resolve(base, mod.path)
+    candidates = w.dirs.isDir(p) ? [join(p, 'mod.just'), ...w.dirs.justfiles(p)].filter((c) => w.dirs.isFile(c)) : w.dirs.isFile(p) ? [p] : []
+  } else {
+    const dir = join(base, mod.name)
+    candidates = [join(base, `${mod.name}.just`), join(dir, 'mod.just')].filter((c) => w.dirs.isFile(c))
+    if (w.dirs.isDir(dir)) candidates.push(...w.dirs.justfiles(dir))
+  }
+  if (candidates.length === 1) return candidates[0]
+  if (candidates.length > 1) {
+    diag(w, file, mod.line, `module \`${mod.name}\` has several source files (${candidates.map((c) => relPosix(w.root, c)).join(', ')}); just refuses this, keep one of them or name it with mod ${mod.name} 'path'`)
+  } else if (!mod.optional) {
+    const where = mod.path !== undefined ? `'${mod.path}'` : `${mod.name}.just, ${mod.name}/mod.just or ${mod.name}/justfile`
+    diag(w, file, mod.line, `module \`${mod.name}\` not found (looked for ${where}); create it, fix the path, or write 'mod? ${mod.name}' to make it optional`)
+  }
+  return undefined
+}
+
+function walkModule(w: Walk, file: string, path: readonly string[], chain: string[]): void {
+  const items: ModuleItems = { recipes: [], aliases: new Map(), assignments: new Set(), modules: [], allowDuplicates: false }
+  gather(w, file, items, chain)
+  const prefix = path.length ? `${path.join('::')}::` : ''
+  // A later definition replaces an earlier one only under `set allow-duplicate-recipes`.
+  const byName = new Map<string, { item: JustRecipeItem; file: string }>()
+  for (const entry of items.recipes) {
+    const seen = byName.get(entry.item.name)
+    if (seen && !items.allowDuplicates) {
+      diag(w, entry.file, entry.item.line, `recipe \`${prefix}${entry.item.name}\` is defined twice (first at ${relPosix(w.root, seen.file)}:${seen.item.line}); rename one, or add 'set allow-duplicate-recipes'`)
+      continue
+    }
+    if (seen) byName.delete(entry.item.name)
+    byName.set(entry.item.name, entry)
+  }
+  for (const [target, names] of items.aliases) {
+    if (!target.includes('::') && !byName.has(target)) {
+      diag(w, file, undefined, `alias${names.length > 1 ? 'es' : ''} ${names.map((n) => `\`${n}\``).join(', ')} point${names.length > 1 ? '' : 's'} at recipe \`${target}\`, which ${prefix ? `module \`${path.join('::')}\`` : 'the justfile'} does not define; fix the target name`)
+    }
+  }
+  for (const { item, file: itemFile } of byName.values()) {
+    if (item.private) continue
+    const name = prefix + item.name
+    const params = new Set(item.parameters.map((p) => p.name))
+    w.recipes.push(createRecipe({
+      source: SOURCE,
+      runner: 'just',
+      name,
+      command: `just ${name}`,
+      cwd: '.',
+      description: [item.doc, item.groups.length ? `[group: ${item.groups.join(', ')}]` : ''].filter(Boolean).join(' '),
+      file: relPosix(w.root, itemFile),
+      line: item.line,
+      prerequisites: item.dependencies.map((d) => prefix + d),
+      variables: item.references.filter((r) => !params.has(r) && items.assignments.has(r)),
+      parameters: item.parameters,
+      ...(path.length ? { scope: path.join('::') } : {}),
+      aliases: (items.aliases.get(item.name) ?? []).map((a) => prefix + a),
+    }))
+  }
+  for (const mod of items.modules) {
+    const src = moduleFile(w, mod.file, mod)
+    if (!src || mod.private) continue
+    if (chain.includes(src)) {
+      diag(w, mod.file, mod.line, `module \`${mod.name}\` includes a file that contains it (a cycle); remove the mod line`)
+      continue
+    }
+    if (path.length + 1 > MAX_MODULE_DEPTH) {
+      diag(w, mod.file, mod.line, `module \`${[...path, mod.name].join('::')}\` is nested more than ${MAX_MODULE_DEPTH} levels deep; its recipes are not listed`, 'warning')
+      continue
+    }
+    walkModule(w, src, [...path, mod.name], [...chain, src])
+  }
+}
+
+/** Collects the recipes of the justfile in `root` (none when there is no justfile). */
+export function collectJust(root: string): CollectorResult {
+  const w: Walk = { root, dirs: new DirCache(), recipes: [], diagnostics: [], files: [], parsed: new Map() }
+  const { file, candidates } = findJustfile(root, w.dirs)
+  if (candidates.length > 1) {
+    const names = candidates.map((c) => relPosix(root, c))
+    diag(w, candidates[0]!, undefined, `several justfiles in one directory (${names.join(', ')}); just refuses to choose, so none is read: keep one, or rename the others`)
+    return { recipes: [], diagnostics: w.diagnostics, files: [] }
+  }
+  if (file) walkModule(w, file, [], [file])
+  return { recipes: w.recipes, diagnostics: w.diagnostics, files: w.files }
+}
 
 export const justCollector: Collector = {
-  source: 'just',
+  source: SOURCE,
   configKey: 'justfile',
-  manifestNames: [],
-  collect(_ctx: CollectContext): CollectorResult {
-    return { recipes: [], diagnostics: [], files: [] }
+  manifestNames: ['justfile', 'Justfile', 'JUSTFILE', '.justfile', '.Justfile', 'mod.just'],
+  collect(ctx: CollectContext): CollectorResult {
+    return collectJust(ctx.root)
   },
 }
