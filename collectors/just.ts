@@ -65,7 +65,10 @@ export function findJustfile(root: string, dirs = new DirCache()): { file?: stri
 interface Walk {
   root: string
   dirs: DirCache
-  recipes: Recipe[]
+  /** Public recipes found, made into Recipes once every alias (some point into modules) is known. */
+  found: Array<{ name: string; scope: string; prefix: string; item: JustRecipeItem; file: string; variables: string[] }>
+  /** Full recipe name → full alias names. */
+  aliases: Map<string, string[]>
   diagnostics: Diagnostic[]
   files: string[]
   parsed: Map<string, ParsedJustfile>
@@ -74,7 +77,7 @@ interface Walk {
 /** One module's merged items: its own file plus everything it imports. */
 interface ModuleItems {
   recipes: Array<{ item: JustRecipeItem; file: string }>
-  aliases: Map<string, string[]>
+  aliases: Array<{ name: string; target: string; line: number; private: boolean; file: string }>
   assignments: Set<string>
   modules: Array<{ name: string; path?: string; optional: boolean; line: number; private: boolean; file: string }>
   allowDuplicates: boolean
@@ -103,12 +106,7 @@ function gather(w: Walk, file: string, into: ModuleItems, chain: string[]): void
   if (parsed.settings['allow-duplicate-recipes'] === 'true') into.allowDuplicates = true
   for (const a of parsed.assignments) into.assignments.add(a)
   for (const r of parsed.recipes) into.recipes.push({ item: r, file })
-  for (const a of parsed.aliases) {
-    if (a.private) continue
-    const list = into.aliases.get(a.target) ?? []
-    list.push(a.name)
-    into.aliases.set(a.target, list)
-  }
+  for (const a of parsed.aliases) into.aliases.push({ ...a, file })
   for (const m of parsed.modules) into.modules.push({ ...m, file })
   for (const imp of parsed.imports) {
     if (imp.path.startsWith('~')) {
@@ -151,7 +149,7 @@ function moduleFile(w: Walk, file: string, mod: ModuleItems['modules'][number]):
 }
 
 function walkModule(w: Walk, file: string, path: readonly string[], chain: string[]): void {
-  const items: ModuleItems = { recipes: [], aliases: new Map(), assignments: new Set(), modules: [], allowDuplicates: false }
+  const items: ModuleItems = { recipes: [], aliases: [], assignments: new Set(), modules: [], allowDuplicates: false }
   gather(w, file, items, chain)
   const prefix = path.length ? `${path.join('::')}::` : ''
   // A later definition replaces an earlier one only under `set allow-duplicate-recipes`.
@@ -165,30 +163,22 @@ function walkModule(w: Walk, file: string, path: readonly string[], chain: strin
     if (seen) byName.delete(entry.item.name)
     byName.set(entry.item.name, entry)
   }
-  for (const [target, names] of items.aliases) {
-    if (!target.includes('::') && !byName.has(target)) {
-      diag(w, file, undefined, `alias${names.length > 1 ? 'es' : ''} ${names.map((n) => `\`${n}\``).join(', ')} point${names.length > 1 ? '' : 's'} at recipe \`${target}\`, which ${prefix ? `module \`${path.join('::')}\`` : 'the justfile'} does not define; fix the target name`)
+  for (const a of items.aliases) {
+    // Targets in submodules (`alias b := mod::build`) are checked when that module is read.
+    if (!a.target.includes('::') && !byName.has(a.target)) {
+      diag(w, a.file, a.line, `alias \`${a.name}\` points at recipe \`${a.target}\`, which ${prefix ? `module \`${path.join('::')}\`` : 'the justfile'} does not define; fix the target name`)
+      continue
     }
+    if (a.private) continue
+    const list = w.aliases.get(prefix + a.target) ?? []
+    list.push(prefix + a.name)
+    w.aliases.set(prefix + a.target, list)
   }
   for (const { item, file: itemFile } of byName.values()) {
     if (item.private) continue
-    const name = prefix + item.name
     const params = new Set(item.parameters.map((p) => p.name))
-    w.recipes.push(createRecipe({
-      source: SOURCE,
-      runner: 'just',
-      name,
-      command: `just ${name}`,
-      cwd: '.',
-      description: [item.doc, item.groups.length ? `[group: ${item.groups.join(', ')}]` : ''].filter(Boolean).join(' '),
-      file: relPosix(w.root, itemFile),
-      line: item.line,
-      prerequisites: item.dependencies.map((d) => prefix + d),
-      variables: item.references.filter((r) => !params.has(r) && items.assignments.has(r)),
-      parameters: item.parameters,
-      ...(path.length ? { scope: path.join('::') } : {}),
-      aliases: (items.aliases.get(item.name) ?? []).map((a) => prefix + a),
-    }))
+    const variables = item.references.filter((r) => !params.has(r) && items.assignments.has(r))
+    w.found.push({ name: prefix + item.name, scope: path.join('::'), prefix, item, file: itemFile, variables })
   }
   for (const mod of items.modules) {
     const src = moduleFile(w, mod.file, mod)
@@ -207,7 +197,7 @@ function walkModule(w: Walk, file: string, path: readonly string[], chain: strin
 
 /** Collects the recipes of the justfile in `root` (none when there is no justfile). */
 export function collectJust(root: string): CollectorResult {
-  const w: Walk = { root, dirs: new DirCache(), recipes: [], diagnostics: [], files: [], parsed: new Map() }
+  const w: Walk = { root, dirs: new DirCache(), found: [], aliases: new Map(), diagnostics: [], files: [], parsed: new Map() }
   const { file, candidates } = findJustfile(root, w.dirs)
   if (candidates.length > 1) {
     const names = candidates.map((c) => relPosix(root, c))
@@ -215,7 +205,22 @@ export function collectJust(root: string): CollectorResult {
     return { recipes: [], diagnostics: w.diagnostics, files: [] }
   }
   if (file) walkModule(w, file, [], [file])
-  return { recipes: w.recipes, diagnostics: w.diagnostics, files: w.files }
+  const recipes = w.found.map(({ name, scope, prefix, item, file: itemFile, variables }) => createRecipe({
+    source: SOURCE,
+    runner: 'just',
+    name,
+    command: `just ${name}`,
+    cwd: '.',
+    description: [item.doc, item.groups.length ? `[group: ${item.groups.join(', ')}]` : ''].filter(Boolean).join(' '),
+    file: relPosix(root, itemFile),
+    line: item.line,
+    prerequisites: item.dependencies.map((d) => prefix + d),
+    variables,
+    parameters: item.parameters,
+    ...(scope ? { scope } : {}),
+    aliases: w.aliases.get(name) ?? [],
+  }))
+  return { recipes, diagnostics: w.diagnostics, files: w.files }
 }
 
 export const justCollector: Collector = {
