@@ -1,0 +1,158 @@
+// The just collector against just 1.57 itself: `just --dump --dump-format json`, `just --summary`
+// and `just --list --list-submodules` on copies of the fixtures, and `just --dry-run` of every
+// command the collector builds. Skipped with a reason when just is not installed.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { fileURLToPath } from 'node:url'
+import { cpSync, mkdtempSync, rmSync, readdirSync, accessSync, constants, realpathSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { delimiter, dirname, join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { collectJust } from '../../dist/collectors/just.js'
+
+const fixtures = fileURLToPath(new URL('../fixtures/just/', import.meta.url))
+
+/**
+ * The just binary: from COMMAND_SCOUT_RUNNERS_BIN or PATH. The npm package's `just` is a Node
+ * launcher that costs ~0.6 s per call; its native binary sits in a sibling package, so use that.
+ */
+function findJust() {
+  const dirs = [process.env.COMMAND_SCOUT_RUNNERS_BIN, ...(process.env.PATH ?? '').split(delimiter)].filter(Boolean)
+  for (const d of dirs) {
+    try {
+      accessSync(join(d, 'just'), constants.X_OK)
+    } catch {
+      continue
+    }
+    const real = realpathSync(join(d, 'just'))
+    if (!/\.m?js$/.test(real)) return real
+    const native = join(dirname(real), '..', '..', `rust-just-${process.platform}-${process.arch}`, 'bin', 'just')
+    return existsSync(native) ? native : real
+  }
+  return undefined
+}
+const JUST = findJust()
+const skip = JUST ? false : 'just is not installed (source test/setup/10-runners.sh)'
+
+function just(cwd, args) {
+  const r = spawnSync(JUST, args, { cwd, encoding: 'utf8', input: '', env: { ...process.env, NO_COLOR: '1' } })
+  return { ok: r.status === 0, stdout: r.stdout, stderr: r.stderr }
+}
+
+/** Every recipe of a dump, modules flattened, with the fields the collector reports. */
+function flatten(dump, prefix = '', privateModule = false, out = [], cross = new Set()) {
+  const aliases = new Map()
+  for (const a of Object.values(dump.aliases)) {
+    if (a.attributes.includes('private') || a.name.startsWith('_')) continue
+    // An alias of a submodule's recipe is dumped with the bare recipe name as its target.
+    if (!(a.target in dump.recipes)) {
+      cross.add(prefix + a.name)
+      continue
+    }
+    const list = aliases.get(a.target) ?? []
+    list.push(prefix + a.name)
+    aliases.set(a.target, list)
+  }
+  for (const r of Object.values(dump.recipes)) {
+    out.push({
+      name: r.namepath,
+      private: r.private || privateModule,
+      doc: r.doc ?? '',
+      parameters: r.parameters.map((p) => ({
+        name: p.name,
+        ...(typeof p.default === 'string' ? { default: p.default } : {}),
+        ...(p.kind === 'plus' ? { variadic: '+' } : p.kind === 'star' ? { variadic: '*' } : {}),
+      })),
+      aliases: aliases.get(r.name) ?? [],
+      dependencies: r.dependencies.map((d) => d.recipe),
+    })
+  }
+  for (const [name, mod] of Object.entries(dump.modules)) {
+    const isPrivate = privateModule || name.startsWith('_') || (mod.attributes ?? []).includes?.('private')
+    flatten(mod, `${prefix}${name}::`, isPrivate, out, cross)
+  }
+  return Object.assign(out, { cross })
+}
+
+function withCopy(name, fn) {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-just-real-'))
+  try {
+    cpSync(join(fixtures, name), dir, { recursive: true })
+    return fn(dir)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const cases = readdirSync(fixtures).filter((n) => !n.startsWith('broken-'))
+const broken = readdirSync(fixtures).filter((n) => n.startsWith('broken-'))
+
+for (const name of cases) {
+  test(`${name}: recipes, parameters, docs, aliases and privacy agree with just --dump`, { skip }, () => {
+    withCopy(name, (dir) => {
+      const dumped = just(dir, ['--dump', '--dump-format', 'json'])
+      assert.ok(dumped.ok, dumped.stderr)
+      const theirs = flatten(JSON.parse(dumped.stdout))
+      const ours = collectJust(dir)
+      assert.deepEqual(ours.diagnostics, [])
+      // The dump does not say which modules are private; just --summary leaves their recipes out.
+      const summary = new Set(just(dir, ['--summary']).stdout.trim().split(/\s+/))
+      const hiddenModules = theirs.filter((r) => !r.private && !summary.has(r.name))
+      assert.ok(hiddenModules.every((r) => r.name.includes('::')), 'only recipes of private modules are missing from --summary')
+      for (const r of hiddenModules) r.private = true
+      const publicTheirs = theirs.filter((r) => !r.private)
+      assert.deepEqual(ours.recipes.map((r) => r.name).sort(), publicTheirs.map((r) => r.name).sort(), 'public recipe names')
+      for (const r of ours.recipes) {
+        const t = publicTheirs.find((x) => x.name === r.name)
+        // just dumps expression defaults as trees; those are compared by name only.
+        const comparable = r.parameters.map((p, k) => {
+          const { default: def, ...rest } = p
+          return typeof t.parameters[k]?.default === 'string' ? { ...rest, default: def } : rest
+        })
+        assert.deepEqual(comparable, t.parameters, `parameters of ${r.name}`)
+        assert.equal(r.description.replace(/ ?\[group: [^\]]*\]$/, ''), t.doc, `doc of ${r.name}`)
+        assert.deepEqual(r.aliases.filter((a) => !theirs.cross.has(a)).sort(), [...t.aliases].sort(), `aliases of ${r.name}`)
+        const scope = r.name.includes('::') ? r.name.slice(0, r.name.lastIndexOf('::') + 2) : ''
+        assert.deepEqual(r.prerequisites, t.dependencies.map((d) => scope + d), `dependencies of ${r.name}`)
+      }
+      for (const p of theirs.filter((x) => x.private)) assert.ok(!ours.recipes.some((r) => r.name === p.name), `${p.name} is private`)
+    })
+  })
+
+  test(`${name}: names agree with just --summary and --list --list-submodules, and every command runs (dry run)`, { skip }, () => {
+    withCopy(name, (dir) => {
+      const ours = collectJust(dir).recipes
+      const summary = just(dir, ['--summary'])
+      assert.ok(summary.ok, summary.stderr)
+      assert.deepEqual(ours.map((r) => r.name).sort(), summary.stdout.trim().split(/\s+/).filter(Boolean).sort())
+      const list = just(dir, ['--list', '--list-submodules'])
+      assert.ok(list.ok, list.stderr)
+      for (const r of ours) {
+        for (const a of r.aliases.filter((x) => !x.includes('::') && r.name.includes('::'))) {
+          assert.match(list.stdout, new RegExp(`^\\s+${a}\\b.*# alias for \`${r.name}\``, 'm'), `alias ${a} of ${r.name}`)
+        }
+        const leaf = r.name.split('::').pop()
+        assert.match(list.stdout, new RegExp(`^\\s+${leaf.replace(/[-]/g, '\\-')}\\b`, 'm'), `${leaf} in just --list`)
+      }
+      for (const r of ours) {
+        // Required parameters get a placeholder value; variadic + needs one too.
+        const args = r.parameters.filter((p) => p.default === undefined && p.variadic !== '*').map(() => 'x')
+        const argv = r.command.split(' ').slice(1)
+        const run = just(dir, ['--dry-run', '--yes', ...argv, ...args])
+        assert.ok(run.ok, `${r.command} ${args.join(' ')}: ${run.stderr}`)
+      }
+    })
+  })
+}
+
+for (const name of broken) {
+  test(`${name}: just refuses what the collector reports as an error`, { skip }, () => {
+    withCopy(name, (dir) => {
+      const ours = collectJust(dir)
+      assert.ok(ours.diagnostics.some((d) => d.severity === 'error'), 'the collector reports an error')
+      const dumped = just(dir, ['--dump', '--dump-format', 'json'])
+      assert.equal(dumped.ok, false, 'just fails too')
+      assert.match(dumped.stderr, /error/i)
+    })
+  })
+}
