@@ -20,6 +20,11 @@ import { expandMembers, isUnder, pathDependencies, WorkspaceRules } from './carg
 
 const SOURCE = 'cargo'
 
+/** A word as the shell reads it: plain names stay as they are, anything else is quoted by shell-quote. */
+function word(text: string): string {
+  return /^[A-Za-z0-9_.,:=@+-]+$/.test(text) ? text : quote([text])
+}
+
 interface Manifest {
   readonly file: string
   readonly text: string
@@ -145,7 +150,7 @@ export function cargoRecipes(root: string, packages: readonly CargoPackage[]): R
   const recipes: Recipe[] = []
   for (const pkg of packages) {
     for (const t of pkg.targets) {
-      const features = t.requiredFeatures.length ? ` --features ${quote([t.requiredFeatures.join(',')])}` : ''
+      const features = t.requiredFeatures.length ? ` --features ${word(t.requiredFeatures.join(','))}` : ''
       const verb = t.kind === 'test' ? 'test' : 'run'
       const notes = [`${KIND_TEXT[t.kind]} \`${t.name}\` (${relPosix(root, resolve(pkg.dir, t.path))})`]
       if (multi) notes.push(`of package ${pkg.name}`)
@@ -154,7 +159,7 @@ export function cargoRecipes(root: string, packages: readonly CargoPackage[]): R
         source: SOURCE,
         runner: 'cargo',
         name: `${multi ? `${pkg.name}/` : ''}${t.kind}/${t.name}`,
-        command: `cargo ${verb}${multi ? ` -p ${quote([pkg.name])}` : ''} --${t.kind} ${quote([t.name])}${features}`,
+        command: `cargo ${verb}${multi ? ` -p ${word(pkg.name)}` : ''} --${t.kind} ${word(t.name)}${features}`,
         cwd: '.',
         description: `Cargo ${notes.join(', ')}`,
         file: relPosix(root, pkg.manifest.file),
