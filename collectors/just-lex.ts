@@ -13,11 +13,19 @@ export interface Token {
   readonly at: number
 }
 
-const NAME_START = /[A-Za-z_]/
-const NAME_CHAR = /[A-Za-z0-9_-]/
+function isNameStart(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95
+}
+function isNameChar(code: number): boolean {
+  return isNameStart(code) || (code >= 48 && code <= 57) || code === 45
+}
 /** Longest run of physical lines one item may span. */
 export const MAX_ITEM_LINES = 200
 const OPS = ['&&', '::', ':=', '==', '!=', '=~', '{{', '}}', ':', '=', '+', '*', '$', '@', '(', ')', '[', ']', ',', '?', '/', '{', '}', '!', '&', '|']
+
+/** Operators by first character, longest first. */
+const OPS_BY_CHAR = new Map<string, string[]>()
+for (const op of OPS) OPS_BY_CHAR.set(op[0]!, [...(OPS_BY_CHAR.get(op[0]!) ?? []), op])
 
 /** Length of the string literal starting at `i` (quote included), or -1 when it never closes. */
 export function stringLength(text: string, i: number): number {
@@ -115,9 +123,9 @@ export function tokenize(text: string): Token[] {
       i += len
       continue
     }
-    if (NAME_START.test(c)) {
+    if (isNameStart(text.charCodeAt(i))) {
       let j = i + 1
-      while (j < text.length && NAME_CHAR.test(text[j]!)) j++
+      while (j < text.length && isNameChar(text.charCodeAt(j))) j++
       const word = text.slice(i, j)
       // Prefixed strings: x'...' (shell-expanded) and f'...' (format string).
       if ((word === 'x' || word === 'f') && (text[j] === '"' || text[j] === "'")) {
@@ -132,7 +140,7 @@ export function tokenize(text: string): Token[] {
       i = j
       continue
     }
-    const op = OPS.find((o) => text.startsWith(o, i))
+    const op = OPS_BY_CHAR.get(c)?.find((o) => text.startsWith(o, i))
     if (op === undefined) throw `unexpected character ${JSON.stringify(c)}`
     out.push({ t: 'op', v: op, at: i })
     i += op.length

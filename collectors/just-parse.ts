@@ -79,7 +79,11 @@ function isIndented(line: string): boolean {
 }
 
 function isBlank(line: string): boolean {
-  return line.trim() === ''
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i)
+    if (c !== 32 && c !== 9 && c !== 13) return false
+  }
+  return true
 }
 
 /** Comment text as just shows it as a doc: after `#`, trimmed. */
