@@ -66,7 +66,11 @@ export function expandMembers(root: string, workspace: Record<string, unknown>, 
       members.push({ dir: resolve(root, pattern), via: entry })
       continue
     }
-    const matches = globSync(pattern, { cwd: root, onlyDirectories: true, expandDirectories: false, dot: true, absolute: true })
+    // Without `**` a pattern matches at a fixed depth; telling the crawler so keeps it out of
+    // every crate's own tree (src/, target/), which otherwise dominates the scan.
+    const segments = pattern.split('/').filter((p) => p !== '' && p !== '.')
+    const deep = pattern.includes('**') ? Infinity : Math.max(0, segments.length - 1)
+    const matches = globSync(pattern, { cwd: root, onlyDirectories: true, expandDirectories: false, dot: true, absolute: true, deep })
       .map((m) => resolve(m))
       .sort()
     if (matches.length === 0) {
