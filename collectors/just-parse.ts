@@ -408,7 +408,7 @@ function parseModule(toks: readonly Token[], line: number, doc: string | undefin
     ...(path !== undefined ? { path } : {}),
     optional,
     line,
-    private: name.startsWith('_') || attrs.some((a) => a.name === 'private'),
+    private: attrs.some((a) => a.name === 'private'),
     doc: docAttr ? docAttr.value ?? '' : doc ?? '',
   }
 }

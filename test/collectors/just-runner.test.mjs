@@ -68,8 +68,7 @@ function flatten(dump, prefix = '', privateModule = false, out = [], cross = new
     })
   }
   for (const [name, mod] of Object.entries(dump.modules)) {
-    const isPrivate = privateModule || name.startsWith('_') || (mod.attributes ?? []).includes?.('private')
-    flatten(mod, `${prefix}${name}::`, isPrivate, out, cross)
+    flatten(mod, `${prefix}${name}::`, privateModule, out, cross)
   }
   return Object.assign(out, { cross })
 }

@@ -62,6 +62,7 @@ test('modules: nested modules in every file layout, named mod::recipe and run as
     ['web::ui::storybook', 'web/ui/Justfile', 'web::ui'],
     ['tools::fmt', 'tools/tasks.just', 'tools'],
     ['tools::check', 'tools/tasks.just', 'tools'],
+    ['_internal::task', '_internal.just', '_internal'],
   ])
   const r = byName(result)
   assert.equal(r['web::ui::storybook'].command, 'just web::ui::storybook')
@@ -76,7 +77,7 @@ test('modules: nested modules in every file layout, named mod::recipe and run as
 test('modules: tool names carry the module path once', () => {
   const book = new RecipeBook(collectJust(fx('modules')).recipes)
   const names = [...book.assignToolNames('scoped').values()]
-  assert.deepEqual(names, ['just_default', 'just_api_serve', 'just_web_bundle', 'just_web_ui_storybook', 'just_tools_fmt', 'just_tools_check'])
+  assert.deepEqual(names, ['just_default', 'just_api_serve', 'just_web_bundle', 'just_web_ui_storybook', 'just_tools_fmt', 'just_tools_check', 'just_internal_task'])
 })
 
 test('imports: recipes of imported files are the importer\'s own, with the imported file', () => {
