@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
-import { cpSync, mkdtempSync, rmSync, readdirSync, accessSync, constants, realpathSync, existsSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, readdirSync, accessSync, constants, realpathSync, existsSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -155,3 +155,80 @@ for (const name of broken) {
     })
   })
 }
+
+/** A random justfile that just accepts: recipes with every parameter form, docs, attributes, aliases, deps. */
+function generate(r) {
+  const pick = (xs) => xs[Math.floor(r() * xs.length)]
+  const names = []
+  let text = pick(['', 'set shell := ["bash", "-c"]\n', 'set positional-arguments\n', 'set allow-duplicate-recipes := false\n'])
+  text += 'v1 := "one"\nexport V2 := \'two\'\nv3 := (v1 + "-" +\n  V2)\n\n'
+  const count = 3 + Math.floor(r() * 10)
+  for (let k = 0; k < count; k++) {
+    const name = `${pick(['', '', '_'])}${pick(['build', 'test', 'lint', 'run', 'fmt', 'x'])}${k}${pick(['', '-a', '_b'])}`
+    if (r() < 0.5) text += `# ${pick(['Doc', 'Does things', 'Sets up  the   thing', '#!weird'])} ${k}\n`
+    else if (r() < 0.2) text += '# far away\n\n'
+    const attrs = []
+    if (r() < 0.2) attrs.push('private')
+    if (r() < 0.3) attrs.push(`group('${pick(['ci', 'dev'])}')`)
+    if (r() < 0.2) attrs.push(`doc('${pick(['From attr', 'Attr doc'])} ${k}')`)
+    if (r() < 0.1) attrs.push('no-cd')
+    if (attrs.length) text += r() < 0.5 ? `[${attrs.join(', ')}]\n` : attrs.map((a) => `[${a}]\n`).join('')
+    const params = []
+    const n = Math.floor(r() * 4)
+    let defaulted = false
+    for (let p = 0; p < n; p++) {
+      const env = r() < 0.2 ? '$' : ''
+      if (defaulted || r() < 0.4) {
+        defaulted = true
+        params.push(`${env}p${p}=${pick(["'a'", '"b c"', 'v1', '(v1 + "x")', '`echo q`'])}`)
+      } else params.push(`${env}p${p}`)
+    }
+    if (r() < 0.3) params.push(`${pick(['+', '*'])}${r() < 0.3 ? '$' : ''}rest${defaulted || r() < 0.3 ? "='r'" : ''}`)
+    // Only recipes that need no arguments can be plain dependencies.
+    const deps = names.length && r() < 0.5 ? ` ${pick(names)}` + (r() < 0.3 ? ` && ${pick(names)}` : '') : ''
+    text += `${r() < 0.2 ? '@' : ''}${name}${params.length ? ' ' + params.join(' ') : ''}:${deps}${r() < 0.2 ? ' # trailing' : ''}\n`
+    text += `    echo {{v1}} ${r() < 0.3 ? '{{v3}}' : ''} \\\n      more\n`
+    if (r() < 0.3) text += '\n    echo after blank\n'
+    text += '\n'
+    if (r() < 0.3) text += `alias ${pick(['', '_'])}al${k} := ${name}\n\n`
+    if (params.every((p) => p.includes('=') || p.startsWith('*'))) names.push(name)
+  }
+  return text
+}
+
+test('random justfiles that just accepts agree with just --dump (names, parameters, docs, aliases, privacy, dependencies)', { skip }, () => {
+  let s = Number(process.env.FUZZ_SEED ?? 7)
+  const r = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296)
+  const dir = mkdtempSync(join(tmpdir(), 'cs-just-diff-'))
+  try {
+    let compared = 0
+    for (let k = 0; k < 40; k++) {
+      const text = generate(r)
+      writeFileSync(join(dir, 'justfile'), text)
+      const dumped = just(dir, ['--dump', '--dump-format', 'json'])
+      // A generated file just refuses is skipped; DEBUG_GEN=1 prints why.
+      if (!dumped.ok) {
+        if (process.env.DEBUG_GEN) console.error(dumped.stderr.split('\n').slice(0, 4).join('\n'))
+        continue
+      }
+      compared++
+      const theirs = flatten(JSON.parse(dumped.stdout)).filter((x) => !x.private)
+      const ours = collectJust(dir)
+      const context = `case ${k} (FUZZ_SEED=${process.env.FUZZ_SEED ?? 7}):\n${text}`
+      assert.deepEqual(ours.diagnostics, [], context)
+      assert.deepEqual(ours.recipes.map((x) => x.name).sort(), theirs.map((x) => x.name).sort(), context)
+      for (const rec of ours.recipes) {
+        const t = theirs.find((x) => x.name === rec.name)
+        assert.equal(rec.description.replace(/ ?\[group: [^\]]*\]$/, ''), t.doc, `doc of ${rec.name} in ${context}`)
+        assert.deepEqual(rec.parameters.map((p) => p.name), t.parameters.map((p) => p.name), `parameters of ${rec.name} in ${context}`)
+        assert.deepEqual(rec.parameters.map((p) => p.variadic), t.parameters.map((p) => p.variadic), `variadics of ${rec.name} in ${context}`)
+        for (const [i, p] of t.parameters.entries()) if (p.default !== undefined) assert.equal(rec.parameters[i].default, p.default, `default of ${rec.name} in ${context}`)
+        assert.deepEqual([...rec.aliases].sort(), [...t.aliases].sort(), `aliases of ${rec.name} in ${context}`)
+        assert.deepEqual(rec.prerequisites, t.dependencies, `dependencies of ${rec.name} in ${context}`)
+      }
+    }
+    assert.ok(compared >= 20, `only ${compared} of 40 generated justfiles were accepted by just`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
