@@ -13,7 +13,7 @@
  */
 import { readdirSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
+import { createDiagnostic, createRecipe, type Diagnostic } from '../src/recipe.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 import { readText, relPosix } from './fs.js'
 import { parseJustfile, type ParsedJustfile, type JustRecipeItem } from './just-parse.js'
