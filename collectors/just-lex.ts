@@ -47,9 +47,10 @@ export function stringLength(text: string, i: number): number {
 /**
  * Index of the last physical line of the item starting at `start`: the item continues while a
  * bracket is open or a string is unterminated (just allows newlines in both). `#` outside a
- * string starts a comment that ends at the line's end.
+ * string starts a comment that ends at the line's end. `closed` is false when a quote or bracket
+ * never closes.
  */
-export function logicalEnd(lines: readonly string[], start: number): number {
+export function logicalEnd(lines: readonly string[], start: number): { end: number; closed: boolean } {
   let depth = 0
   let quote = ''
   for (let n = start; n < lines.length; n++) {
@@ -80,12 +81,12 @@ export function logicalEnd(lines: readonly string[], start: number): number {
       else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--
       i++
     }
-    if (depth === 0 && quote === '') return n
+    if (depth === 0 && quote === '') return { end: n, closed: true }
     // An unclosed quote or bracket is almost always a typo: give up after a bounded run so
     // that the parser reports it and goes on instead of swallowing the rest of the file.
-    if (n + 1 - start >= MAX_ITEM_LINES) return n
+    if (n + 1 - start >= MAX_ITEM_LINES) return { end: n, closed: false }
   }
-  return lines.length - 1
+  return { end: lines.length - 1, closed: false }
 }
 
 /** Tokens of `text` up to a comment; throws a message string on a character just would refuse. */

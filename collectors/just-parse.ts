@@ -87,12 +87,13 @@ export function parseJustfile(text: string): ParsedJustfile {
       i++
       continue
     }
-    const end = logicalEnd(lines, i)
+    const { end, closed } = logicalEnd(lines, i)
     const itemText = lines.slice(i, end + 1).join('\n')
     const line = i + 1
     let next = end + 1
     try {
       const toks = tokenize(itemText)
+      if (!closed) throw new ItemError('a bracket opened on this line is never closed')
       const first = toks[0]!
       if (first.t === 'op' && first.v === '[') {
         if (attrs.length === 0) attrLine = line
@@ -132,8 +133,9 @@ export function parseJustfile(text: string): ParsedJustfile {
       out.problems.push({ line, message: msg })
       attrs = []
       pendingDoc = undefined
-      // Skip this item's body too, and go on at the next unindented line.
-      next = bodyEnd(lines, next)
+      // Skip this item's body too, and go on at the next unindented line. A quote or bracket
+      // that never closes took the following lines with it: give them back.
+      next = bodyEnd(lines, closed ? next : i + 1)
     }
     i = next
   }

@@ -219,3 +219,10 @@ test('parser: indented text outside a recipe and a comment inside attributes are
   assert.deepEqual(parsed.problems.map((p) => p.line), [2, 4])
   assert.deepEqual(parsed.recipes.map((r) => r.name), ['r'])
 })
+
+test('parser: an unclosed quote or bracket is reported at its line, and the recipes after it are still read', () => {
+  const parsed = parseJustfile("x := 'abc\n\na:\n    echo\n\ny := (v +\nb arg=(:\n    echo\n\nc:\n    echo\n")
+  assert.deepEqual(parsed.recipes.map((r) => r.name), ['a', 'c'])
+  assert.deepEqual(parsed.problems.map((p) => p.line), [1, 6, 7])
+  assert.match(parsed.problems[0].message, /unterminated string/)
+})
