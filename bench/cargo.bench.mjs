@@ -7,7 +7,7 @@ import { delimiter, join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { collectCargo } from '../dist/collectors/cargo.js'
 
-const RUNS = 7
+const RUNS = 11
 const SIZES = [75, 150, 300]
 const CARGO = [...(process.env.PATH ?? '').split(delimiter), join(process.env.HOME ?? '/root', '.cargo', 'bin'), '/root/.cargo/bin']
   .map((d) => join(d, 'cargo'))
