@@ -4,9 +4,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
-import { cpSync, mkdtempSync, rmSync, readdirSync, existsSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, readdirSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { collectCargo } from '../../dist/collectors/cargo.js'
 
@@ -108,3 +108,68 @@ for (const name of broken) {
     })
   })
 }
+
+/** A random package layout: files in every place cargo looks, declared tables, switches, editions. */
+function generatePackage(r, dir) {
+  const pick = (xs) => xs[Math.floor(r() * xs.length)]
+  const files = new Set()
+  const add = (p, text = 'fn main() {}\n') => {
+    if (files.has(p)) return
+    files.add(p)
+    mkdirSync(join(dir, dirname(p)), { recursive: true })
+    writeFileSync(join(dir, p), text)
+  }
+  if (r() < 0.7) add('src/main.rs')
+  if (r() < 0.4 || files.size === 0) add('src/lib.rs', '\n')
+  for (const [base, names] of [['src/bin', ['cli', 'srv', 'tool-x']], ['examples', ['demo', 'basic']], ['tests', ['it', 'smoke']]]) {
+    for (const n of names) {
+      const form = r()
+      if (form < 0.35) add(`${base}/${n}.rs`)
+      else if (form < 0.55) add(`${base}/${n}/main.rs`)
+      else if (form < 0.6) add(`${base}/${n}/helper.rs`, '\n')
+    }
+  }
+  const edition = pick(['2015', '2018', '2021', '2021', null])
+  let manifest = `[package]\nname = "pkg"\nversion = "0.1.0"\n${edition ? `edition = "${edition}"\n` : ''}`
+  for (const auto of ['autobins', 'autoexamples', 'autotests']) if (r() < 0.2) manifest += `${auto} = ${pick(['true', 'false'])}\n`
+  manifest += '\n[features]\nf = []\n'
+  for (const [kind, base, names] of [['bin', 'src/bin', ['cli', 'extra', 'pkg']], ['example', 'examples', ['demo', 'other']], ['test', 'tests', ['it', 'custom']]]) {
+    for (const n of names) {
+      if (r() > 0.3) continue
+      const withPath = r() < 0.4
+      if (withPath) add(`alt/${kind}-${n}.rs`)
+      // A declared target without a path must exist where cargo looks, or cargo refuses the manifest.
+      if (!withPath && ![...files].some((f) => f === `${base}/${n}.rs` || f === `${base}/${n}/main.rs` || (kind === 'bin' && n === 'pkg' && f === 'src/main.rs'))) add(`${base}/${n}.rs`)
+      manifest += `\n[[${kind}]]\nname = "${n}"\n${withPath ? `path = "alt/${kind}-${n}.rs"\n` : ''}${r() < 0.3 ? 'required-features = ["f"]\n' : ''}`
+    }
+  }
+  writeFileSync(join(dir, 'Cargo.toml'), manifest)
+  return manifest
+}
+
+test('random package layouts agree with cargo metadata (every discovery rule, declared tables, switches, editions)', { skip }, () => {
+  let s = Number(process.env.FUZZ_SEED ?? 11)
+  const r = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296)
+  const home = mkdtempSync(join(tmpdir(), 'cs-cargo-home-'))
+  let compared = 0
+  try {
+    for (let k = 0; k < 30; k++) {
+      const dir = mkdtempSync(join(tmpdir(), 'cs-cargo-diff-'))
+      try {
+        const manifest = generatePackage(r, dir)
+        const meta = metadata(dir, home)
+        if (!meta.ok) continue
+        compared++
+        const theirs = theirTargets(meta.json)
+        const ours = collectCargo(dir)
+        const files = readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.rs')).sort().join(' ')
+        assert.deepEqual(ourTargets(ours, Object.keys(theirs)), theirs, `case ${k} (FUZZ_SEED=${process.env.FUZZ_SEED ?? 11})\nfiles: ${files}\n${manifest}`)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true })
+  }
+  assert.ok(compared >= 20, `only ${compared} of 30 generated packages were accepted by cargo`)
+})
