@@ -19,6 +19,27 @@ import { readText, relPosix } from './fs.js'
 import { parseJustfile, type ParsedJustfile, type JustRecipeItem } from './just-parse.js'
 
 const SOURCE = 'just'
+/** just's OS attributes; a recipe that has any of them exists only on a matching system. */
+const OS_ATTRIBUTES = new Set(['android', 'dragonfly', 'freebsd', 'linux', 'macos', 'netbsd', 'openbsd', 'unix', 'windows'])
+
+/** The OS attributes that enable a recipe on `platform` (a `process.platform` value). */
+export function osAttributesFor(platform: string): Set<string> {
+  const os = platform === 'darwin' ? 'macos' : platform === 'win32' ? 'windows' : platform
+  return new Set(os === 'windows' ? ['windows'] : [os, 'unix'])
+}
+
+function enabledOn(item: JustRecipeItem, os: ReadonlySet<string>): boolean {
+  const wanted = item.attributes.filter((a) => OS_ATTRIBUTES.has(a.name))
+  return wanted.length === 0 || wanted.some((a) => os.has(a.name))
+}
+
+/** Notes for a person or an agent, after the doc: groups, and a confirmation prompt. */
+function describe(item: JustRecipeItem): string {
+  const notes = [item.doc]
+  if (item.groups.length) notes.push(`[group: ${item.groups.join(', ')}]`)
+  if (item.attributes.some((a) => a.name === 'confirm')) notes.push('[confirm: asks before it runs]')
+  return notes.filter(Boolean).join(' ')
+}
 /** Modules nested deeper than this are reported, not followed (just has no limit; cycles aside, real trees are shallow). */
 const MAX_MODULE_DEPTH = 16
 
@@ -72,6 +93,7 @@ interface Walk {
   diagnostics: Diagnostic[]
   files: string[]
   parsed: Map<string, ParsedJustfile>
+  os: ReadonlySet<string>
 }
 
 /** One module's merged items: its own file plus everything it imports. */
@@ -155,6 +177,8 @@ function walkModule(w: Walk, file: string, path: readonly string[], chain: strin
   // A later definition replaces an earlier one only under `set allow-duplicate-recipes`.
   const byName = new Map<string, { item: JustRecipeItem; file: string }>()
   for (const entry of items.recipes) {
+    // just drops recipes for other systems before anything else (so `[windows] x` and `[unix] x` coexist).
+    if (!enabledOn(entry.item, w.os)) continue
     const seen = byName.get(entry.item.name)
     if (seen && !items.allowDuplicates) {
       diag(w, entry.file, entry.item.line, `recipe \`${prefix}${entry.item.name}\` is defined twice (first at ${relPosix(w.root, seen.file)}:${seen.item.line}); rename one, or add 'set allow-duplicate-recipes'`)
@@ -196,8 +220,14 @@ function walkModule(w: Walk, file: string, path: readonly string[], chain: strin
 }
 
 /** Collects the recipes of the justfile in `root` (none when there is no justfile). */
-export function collectJust(root: string): CollectorResult {
-  const w: Walk = { root, dirs: new DirCache(), found: [], aliases: new Map(), diagnostics: [], files: [], parsed: new Map() }
+export interface JustOptions {
+  /** The system whose recipes count (`[linux]`, `[windows]`, ...): default this one. */
+  platform?: string
+}
+
+export function collectJust(root: string, options: JustOptions = {}): CollectorResult {
+  const os = osAttributesFor(options.platform ?? process.platform)
+  const w: Walk = { root, dirs: new DirCache(), found: [], aliases: new Map(), diagnostics: [], files: [], parsed: new Map(), os }
   const { file, candidates } = findJustfile(root, w.dirs)
   if (candidates.length > 1) {
     const names = candidates.map((c) => relPosix(root, c))
@@ -211,7 +241,7 @@ export function collectJust(root: string): CollectorResult {
     name,
     command: `just ${name}`,
     cwd: '.',
-    description: [item.doc, item.groups.length ? `[group: ${item.groups.join(', ')}]` : ''].filter(Boolean).join(' '),
+    description: describe(item),
     file: relPosix(root, itemFile),
     line: item.line,
     prerequisites: item.dependencies.map((d) => prefix + d),

@@ -39,6 +39,9 @@ function just(cwd, args) {
   return { ok: r.status === 0, stdout: r.stdout, stderr: r.stderr }
 }
 
+/** The doc part of a description: without the collector's notes on groups and confirmation. */
+const docOf = (description) => description.replace(/( ?\[(group: [^\]]*|confirm: asks before it runs)\])+$/, '')
+
 /** Every recipe of a dump, modules flattened, with the fields the collector reports. */
 function flatten(dump, prefix = '', privateModule = false, out = [], cross = new Set()) {
   const aliases = new Map()
@@ -109,7 +112,7 @@ for (const name of cases) {
           return typeof t.parameters[k]?.default === 'string' ? { ...rest, default: def } : rest
         })
         assert.deepEqual(comparable, t.parameters, `parameters of ${r.name}`)
-        assert.equal(r.description.replace(/ ?\[group: [^\]]*\]$/, ''), t.doc, `doc of ${r.name}`)
+        assert.equal(docOf(r.description), t.doc, `doc of ${r.name}`)
         assert.deepEqual(r.aliases.filter((a) => !theirs.cross.has(a)).sort(), [...t.aliases].sort(), `aliases of ${r.name}`)
         const scope = r.name.includes('::') ? r.name.slice(0, r.name.lastIndexOf('::') + 2) : ''
         assert.deepEqual(r.prerequisites, t.dependencies.map((d) => scope + d), `dependencies of ${r.name}`)
@@ -172,6 +175,8 @@ function generate(r) {
     if (r() < 0.3) attrs.push(`group('${pick(['ci', 'dev'])}')`)
     if (r() < 0.2) attrs.push(`doc('${pick(['From attr', 'Attr doc'])} ${k}')`)
     if (r() < 0.1) attrs.push('no-cd')
+    if (r() < 0.1) attrs.push(pick(['confirm', 'confirm("Sure?")']))
+    if (r() < 0.2) attrs.push(...pick([['linux'], ['windows'], ['macos'], ['unix'], ['windows', 'linux'], ['openbsd']]))
     if (attrs.length) text += r() < 0.5 ? `[${attrs.join(', ')}]\n` : attrs.map((a) => `[${a}]\n`).join('')
     const params = []
     const n = Math.floor(r() * 4)
@@ -219,7 +224,7 @@ test('random justfiles that just accepts agree with just --dump (names, paramete
       assert.deepEqual(ours.recipes.map((x) => x.name).sort(), theirs.map((x) => x.name).sort(), context)
       for (const rec of ours.recipes) {
         const t = theirs.find((x) => x.name === rec.name)
-        assert.equal(rec.description.replace(/ ?\[group: [^\]]*\]$/, ''), t.doc, `doc of ${rec.name} in ${context}`)
+        assert.equal(docOf(rec.description), t.doc, `doc of ${rec.name} in ${context}`)
         assert.deepEqual(rec.parameters.map((p) => p.name), t.parameters.map((p) => p.name), `parameters of ${rec.name} in ${context}`)
         assert.deepEqual(rec.parameters.map((p) => p.variadic), t.parameters.map((p) => p.variadic), `variadics of ${rec.name} in ${context}`)
         for (const [i, p] of t.parameters.entries()) if (p.default !== undefined) assert.equal(rec.parameters[i].default, p.default, `default of ${rec.name} in ${context}`)

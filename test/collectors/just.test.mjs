@@ -26,6 +26,21 @@ test('basic: doc comments, [doc] wins over the comment, a blank line breaks a do
   assert.equal(r.test.description, 'Run the test suite [group: ci]')
   assert.equal(r.report.description, '')
   assert.equal(r.lint.description, '[group: ci]')
+  assert.equal(r.deploy.description, '[confirm: asks before it runs]')
+})
+
+test('OS attributes: a recipe exists only on a matching system, so [windows] and [unix] recipes may share a name', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-just-'))
+  try {
+    writeFileSync(join(dir, 'justfile'), '[windows]\nboth:\n    echo win\n\n[unix]\nboth:\n    echo unix\n\n[macos]\nmac:\n    echo\n\n[linux, windows]\nlw:\n    echo\n')
+    const on = (platform) => collectJust(dir, { platform }).recipes.map((r) => `${r.name}:${r.line}`)
+    assert.deepEqual(on('linux'), ['both:6', 'lw:14'])
+    assert.deepEqual(on('darwin'), ['both:6', 'mac:10'])
+    assert.deepEqual(on('win32'), ['both:2', 'lw:14'])
+    assert.deepEqual(collectJust(dir, { platform: 'linux' }).diagnostics, [])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test('basic: private recipes (_name, [private]) are not listed; file order is kept', () => {
