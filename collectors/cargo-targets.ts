@@ -44,26 +44,57 @@ const KINDS: ReadonlyArray<{ kind: TargetKind; table: string; auto: string; dir:
   { kind: 'test', table: 'test', auto: 'autotests', dir: 'tests' },
 ]
 
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile()
-  } catch {
-    return false
+/**
+ * The package's files, each directory listed at most once: a missing directory is known from
+ * its parent's listing, so lookups cost no failed system calls.
+ */
+class PackageFiles {
+  readonly #listings = new Map<string, Map<string, 'file' | 'dir' | 'other'> | null>()
+  constructor(readonly root: string) {}
+
+  /** Entries of a directory relative to the package (POSIX, no `..`), or null when there is none. */
+  list(rel: string): Map<string, 'file' | 'dir' | 'other'> | null {
+    const cached = this.#listings.get(rel)
+    if (cached !== undefined) return cached
+    let listing: Map<string, 'file' | 'dir' | 'other'> | null = null
+    const slash = rel.lastIndexOf('/')
+    const parent = rel === '' ? undefined : slash === -1 ? '' : rel.slice(0, slash)
+    if (parent === undefined || this.kind(parent, rel.slice(slash + 1)) === 'dir') {
+      try {
+        listing = new Map()
+        for (const e of readdirSync(join(this.root, rel), { withFileTypes: true })) {
+          listing.set(e.name, e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other')
+        }
+      } catch {
+        listing = null
+      }
+    }
+    this.#listings.set(rel, listing)
+    return listing
+  }
+
+  kind(dir: string, name: string): 'file' | 'dir' | 'other' | undefined {
+    const k = this.list(dir)?.get(name)
+    if (k !== 'other') return k
+    // A symbolic link: follow it.
+    const st = statSync(join(this.root, dir, name), { throwIfNoEntry: false })
+    return st?.isFile() ? 'file' : st?.isDirectory() ? 'dir' : 'other'
+  }
+
+  isFile(rel: string): boolean {
+    if (rel.startsWith('/') || rel.split('/').includes('..')) return statSync(join(this.root, rel), { throwIfNoEntry: false })?.isFile() ?? false
+    const slash = rel.lastIndexOf('/')
+    return this.kind(slash === -1 ? '' : rel.slice(0, slash), rel.slice(slash + 1)) === 'file'
   }
 }
 
 /** Files `<dir>/NAME.rs` and `<dir>/NAME/main.rs`, as [name, relative path], sorted by name. */
-function discover(pkgDir: string, dir: string): Array<[string, string]> {
-  let entries
-  try {
-    entries = readdirSync(join(pkgDir, dir), { withFileTypes: true })
-  } catch {
-    return []
-  }
+function discover(files: PackageFiles, dir: string): Array<[string, string]> {
   const found: Array<[string, string]> = []
-  for (const e of entries) {
-    if (e.isFile() && e.name.endsWith('.rs') && e.name.length > 3) found.push([e.name.slice(0, -3), `${dir}/${e.name}`])
-    else if (e.isDirectory() && isFile(join(pkgDir, dir, e.name, 'main.rs'))) found.push([e.name, `${dir}/${e.name}/main.rs`])
+  for (const [name] of files.list(dir) ?? []) {
+    const kind = files.kind(dir, name)
+    if (kind === 'file' && name.endsWith('.rs') && name.length > 3) found.push([name.slice(0, -3), `${dir}/${name}`])
+    else if (kind === 'dir' && files.isFile(`${dir}/${name}/main.rs`)) found.push([name, `${dir}/${name}/main.rs`])
   }
   return found.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
 }
@@ -94,6 +125,7 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
   const targets: CargoTarget[] = []
   const problems: TargetProblem[] = []
   const table = (pkg.manifest.package ?? {}) as Record<string, unknown>
+  const files = new PackageFiles(pkg.dir)
   for (const { kind, table: key, auto, dir } of KINDS) {
     const raw = pkg.manifest[key]
     const declaredTables = Array.isArray(raw) ? raw : raw === undefined ? [] : null
@@ -101,7 +133,7 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
       problems.push({ severity: 'error', message: `\`${key}\` must be an array of tables ([[${key}]]); cargo refuses this manifest` })
     }
     const lines = tableLines(pkg.text, key)
-    const inferred = kind === 'bin' ? inferredBins(pkg) : discover(pkg.dir, dir)
+    const inferred = kind === 'bin' ? inferredBins(pkg, files) : discover(files, dir)
     const explicit: CargoTarget[] = []
     const seen = new Set<string>()
     ;(declaredTables ?? []).forEach((entry: unknown, n: number) => {
@@ -122,12 +154,12 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
       let path: string | undefined
       if (typeof t.path === 'string') {
         path = normalize(t.path)
-        if (!isFile(join(pkg.dir, path))) {
+        if (!files.isFile(path)) {
           problems.push({ ...at, severity: 'error', message: `[[${key}]] \`${name}\` points at ${path}, which does not exist; create the file or fix path (the target is not listed)` })
           return
         }
       } else {
-        path = inferred.find(([n]) => n === name)?.[1] ?? defaultPath(pkg, kind, dir, name)
+        path = inferred.find(([n]) => n === name)?.[1] ?? defaultPath(pkg, files, kind, dir, name)
         if (!path) {
           problems.push({ ...at, severity: 'error', message: `can't find [[${key}]] \`${name}\` at ${dir}/${name}.rs or ${dir}/${name}/main.rs; create it or set path = "..." (the target is not listed)` })
           return
@@ -157,18 +189,18 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
 }
 
 /** `src/main.rs` named after the package, then the files in src/bin. */
-function inferredBins(pkg: PackageInput): Array<[string, string]> {
-  const bins = discover(pkg.dir, 'src/bin')
-  if (isFile(join(pkg.dir, 'src/main.rs'))) bins.unshift([pkg.name, 'src/main.rs'])
+function inferredBins(pkg: PackageInput, files: PackageFiles): Array<[string, string]> {
+  const bins = discover(files, 'src/bin')
+  if (files.isFile('src/main.rs')) bins.unshift([pkg.name, 'src/main.rs'])
   return bins
 }
 
 /** Where cargo looks for a declared target without `path` when discovery found none by its name. */
-function defaultPath(pkg: PackageInput, kind: TargetKind, dir: string, name: string): string | undefined {
+function defaultPath(pkg: PackageInput, files: PackageFiles, kind: TargetKind, dir: string, name: string): string | undefined {
   const candidates = [`${dir}/${name}.rs`, `${dir}/${name}/main.rs`]
   if (kind === 'bin') {
     if (name === pkg.name) candidates.push('src/main.rs')
     if (pkg.edition === '2015') candidates.push(`src/${name}.rs`, 'src/main.rs')
   }
-  return candidates.find((c) => isFile(join(pkg.dir, c)))
+  return candidates.find((c) => files.isFile(c))
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { collectCargo, cargoCollector } from '../../dist/collectors/cargo.js'
@@ -116,6 +116,23 @@ test('no Cargo.toml: nothing, and no diagnostics', () => {
   const dir = mkdtempSync(join(tmpdir(), 'cs-cargo-'))
   try {
     assert.deepEqual(cargoCollector.collect({ root: dir, options: { enabled: true } }), { recipes: [], diagnostics: [], files: [] })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('symbolic links to files and directories count as what they point at', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-cargo-'))
+  try {
+    mkdirSync(join(dir, 'src', 'bin'), { recursive: true })
+    mkdirSync(join(dir, 'shared', 'tool'), { recursive: true })
+    writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "links"\nversion = "0.1.0"\nedition = "2021"\n')
+    writeFileSync(join(dir, 'shared', 'real.rs'), 'fn main() {}\n')
+    writeFileSync(join(dir, 'shared', 'tool', 'main.rs'), 'fn main() {}\n')
+    symlinkSync(join(dir, 'shared', 'real.rs'), join(dir, 'src', 'main.rs'))
+    symlinkSync(join(dir, 'shared', 'real.rs'), join(dir, 'src', 'bin', 'linked.rs'))
+    symlinkSync(join(dir, 'shared', 'tool'), join(dir, 'src', 'bin', 'tool'))
+    assert.deepEqual(collectCargo(dir).recipes.map((r) => r.name), ['bin/links', 'bin/linked', 'bin/tool'])
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
