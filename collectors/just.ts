@@ -11,12 +11,14 @@
  *   module's directory, or stays put for `[no-cd]` recipes, as the justfile says.
  * - `_name` and `[private]` recipes, and recipes of private modules, are not listed.
  */
-import { readdirSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { createDiagnostic, createRecipe, type Diagnostic } from '../src/recipe.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 import { readText, relPosix } from './fs.js'
 import { parseJustfile, type ParsedJustfile, type JustRecipeItem } from './just-parse.js'
+import { DirCache, findJustfile } from './just-files.js'
+
+export { findJustfile } from './just-files.js'
 
 const SOURCE = 'just'
 /** just's OS attributes; a recipe that has any of them exists only on a matching system. */
@@ -40,48 +42,9 @@ function describe(item: JustRecipeItem): string {
   if (item.attributes.some((a) => a.name === 'confirm')) notes.push('[confirm: asks before it runs]')
   return notes.filter(Boolean).join(' ')
 }
+
 /** Modules nested deeper than this are reported, not followed (just has no limit; cycles aside, real trees are shallow). */
 const MAX_MODULE_DEPTH = 16
-
-/** Names just accepts for a justfile, compared case-insensitively. */
-function isJustfileName(name: string): boolean {
-  const lower = name.toLowerCase()
-  return lower === 'justfile' || lower === '.justfile'
-}
-
-class DirCache {
-  readonly #entries = new Map<string, Map<string, boolean>>()
-  /** File and directory names of `dir` → whether each is a directory (empty when unreadable). */
-  list(dir: string): Map<string, boolean> {
-    let entries = this.#entries.get(dir)
-    if (!entries) {
-      entries = new Map()
-      try {
-        for (const e of readdirSync(dir, { withFileTypes: true })) entries.set(e.name, e.isDirectory())
-      } catch {
-        // missing or unreadable: no entries
-      }
-      this.#entries.set(dir, entries)
-    }
-    return entries
-  }
-  isFile(path: string): boolean {
-    return this.list(dirname(path)).get(path.slice(dirname(path).length + 1)) === false
-  }
-  isDir(path: string): boolean {
-    return this.list(dirname(path)).get(path.slice(dirname(path).length + 1)) === true
-  }
-  /** Justfile candidates in `dir`, sorted so that messages are stable. */
-  justfiles(dir: string): string[] {
-    return [...this.list(dir)].filter(([n, isDir]) => !isDir && isJustfileName(n)).map(([n]) => join(dir, n)).sort()
-  }
-}
-
-/** Finds the root justfile as just does; undefined when there is none. */
-export function findJustfile(root: string, dirs = new DirCache()): { file?: string; candidates: string[] } {
-  const candidates = dirs.justfiles(root)
-  return candidates.length === 1 ? { file: candidates[0]!, candidates } : { candidates }
-}
 
 interface Walk {
   root: string
