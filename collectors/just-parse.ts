@@ -57,7 +57,8 @@ function commentText(line: string): string | undefined {
 }
 
 export function parseJustfile(text: string): ParsedJustfile {
-  const lines = text.split(/\r?\n/)
+  // A CR before the newline is whitespace to every check below.
+  const lines = text.split('\n')
   const out: ParsedJustfile = { recipes: [], aliases: [], imports: [], modules: [], assignments: [], settings: {}, problems: [] }
   let attrs: JustAttribute[] = []
   let attrLine = 0

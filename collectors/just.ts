@@ -57,6 +57,8 @@ interface Walk {
   files: string[]
   parsed: Map<string, ParsedJustfile>
   os: ReadonlySet<string>
+  /** Each file read, by absolute path → its path relative to the root. */
+  relative: Map<string, string>
 }
 
 /** One module's merged items: its own file plus everything it imports. */
@@ -80,6 +82,7 @@ function parseFile(w: Walk, file: string): ParsedJustfile | undefined {
   const parsed = parseJustfile(text)
   w.parsed.set(file, parsed)
   w.files.push(relPosix(w.root, file))
+  w.relative.set(file, w.files[w.files.length - 1]!)
   for (const p of parsed.problems) diag(w, file, p.line, `${p.message}; just refuses this justfile until it is fixed (the rest of the file was still read)`)
   return parsed
 }
@@ -190,7 +193,7 @@ export interface JustOptions {
 
 export function collectJust(root: string, options: JustOptions = {}): CollectorResult {
   const os = osAttributesFor(options.platform ?? process.platform)
-  const w: Walk = { root, dirs: new DirCache(), found: [], aliases: new Map(), diagnostics: [], files: [], parsed: new Map(), os }
+  const w: Walk = { root, dirs: new DirCache(), found: [], aliases: new Map(), diagnostics: [], files: [], parsed: new Map(), os, relative: new Map() }
   const { file, candidates } = findJustfile(root, w.dirs)
   if (candidates.length > 1) {
     const names = candidates.map((c) => relPosix(root, c))
@@ -205,7 +208,7 @@ export function collectJust(root: string, options: JustOptions = {}): CollectorR
     command: `just ${name}`,
     cwd: '.',
     description: describe(item),
-    file: relPosix(root, itemFile),
+    file: w.relative.get(itemFile) ?? relPosix(root, itemFile),
     line: item.line,
     prerequisites: item.dependencies.map((d) => prefix + d),
     variables,
