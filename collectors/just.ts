@@ -98,7 +98,8 @@ function gather(w: Walk, file: string, into: ModuleItems, chain: string[]): void
   for (const m of parsed.modules) into.modules.push({ ...m, file })
   for (const imp of parsed.imports) {
     if (imp.path.startsWith('~')) {
-      diag(w, file, imp.line, `import '${imp.path}' points into the home directory; it is not read (recipes from it are missing here)`, 'warning')
+      // A home-directory import is the user's own setup, not the repository's: not read. Optional ones are common and silent.
+      if (!imp.optional) diag(w, file, imp.line, `import '${imp.path}' points into the home directory, which a scan does not read; its recipes are missing here (write 'import?' if the file is optional)`, 'warning')
       continue
     }
     const target = isAbsolute(imp.path) ? imp.path : resolve(dirname(file), imp.path)

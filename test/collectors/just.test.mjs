@@ -241,3 +241,15 @@ test('parser: an unclosed quote or bracket is reported at its line, and the reci
   assert.deepEqual(parsed.problems.map((p) => p.line), [1, 6, 7])
   assert.match(parsed.problems[0].message, /unterminated string/)
 })
+
+test('home-directory imports are not read: a warning, or nothing for import?', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-just-'))
+  try {
+    writeFileSync(join(dir, 'justfile'), "import '~/tasks.just'\nimport? '~/.config/just/justfile'\nok:\n    echo\n")
+    const result = collectJust(dir)
+    assert.deepEqual(result.recipes.map((r) => r.name), ['ok'])
+    assert.deepEqual(result.diagnostics.map((d) => [d.line, d.severity]), [[1, 'warning']])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
