@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
-import { cpSync, mkdtempSync, rmSync, readdirSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, readdirSync, existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -172,4 +172,81 @@ test('random package layouts agree with cargo metadata (every discovery rule, de
     rmSync(home, { recursive: true, force: true })
   }
   assert.ok(compared >= 20, `only ${compared} of 30 generated packages were accepted by cargo`)
+})
+
+/** A random workspace: members by glob and by path, excludes, a root package or not, path dependencies. */
+function generateWorkspace(r, dir) {
+  const pick = (xs) => xs[Math.floor(r() * xs.length)]
+  const crates = []
+  const write = (rel, name, deps = []) => {
+    mkdirSync(join(dir, rel, 'src'), { recursive: true })
+    writeFileSync(join(dir, rel, 'src', 'main.rs'), 'fn main() {}\n')
+    const depText = deps.map((d) => `${d.name} = { path = "${d.path}" }\n`).join('')
+    writeFileSync(join(dir, rel, 'Cargo.toml'), `[package]\nname = "${name}"\nversion = "0.1.0"\nedition = "2021"\n${depText ? `\n[dependencies]\n${depText}` : ''}`)
+    crates.push(rel)
+  }
+  const groups = ['crates', 'tools', 'libs/core']
+  let k = 0
+  for (const g of groups) for (let n = Math.floor(r() * 4); n > 0; n--, k++) write(`${g}/c${k}`, `c${k}`)
+  // A path dependency outside every glob: a member only through the dependency.
+  const hidden = r() < 0.5
+  if (hidden) write('vendor/hidden', 'hidden')
+  const members = []
+  for (const g of groups) {
+    if (r() < 0.8 && !crates.some((c) => c.startsWith(`${g}/`))) continue
+    const form = r()
+    if (form < 0.5) members.push(`${g}/*`)
+    else if (form < 0.7) members.push(...crates.filter((c) => c.startsWith(`${g}/`)))
+  }
+  if (members.length === 0 && crates.length) members.push(crates[0])
+  const excludes = []
+  for (const c of crates) if (r() < 0.15) excludes.push(c)
+  if (r() < 0.2) excludes.push('tools')
+  const rootPackage = r() < 0.4
+  const deps = hidden && r() < 0.8 ? [{ name: 'hidden', path: 'vendor/hidden' }] : []
+  let manifest = `[workspace]\nresolver = "2"\nmembers = ${JSON.stringify(members)}\n${excludes.length ? `exclude = ${JSON.stringify(excludes)}\n` : ''}`
+  if (rootPackage) {
+    mkdirSync(join(dir, 'src'), { recursive: true })
+    writeFileSync(join(dir, 'src', 'main.rs'), 'fn main() {}\n')
+    manifest += `\n[package]\nname = "root"\nversion = "0.1.0"\nedition = "2021"\n${deps.length ? `\n[dependencies]\n${deps.map((d) => `${d.name} = { path = "${d.path}" }\n`).join('')}` : ''}`
+  } else if (deps.length && crates.length > 1) {
+    // Let the first crate depend on it instead.
+    const first = crates[0]
+    const path = join(dir, first, 'Cargo.toml')
+    writeFileSync(path, `${readFileSync(path, 'utf8')}\n[dependencies]\nhidden = { path = "${'../'.repeat(first.split('/').length)}vendor/hidden" }\n`)
+  }
+  writeFileSync(join(dir, 'Cargo.toml'), manifest)
+  return manifest
+}
+
+test('random workspaces agree with cargo metadata (globs, excludes, root package, path dependencies)', { skip }, () => {
+  let s = Number(process.env.FUZZ_SEED ?? 13)
+  const r = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296)
+  const home = mkdtempSync(join(tmpdir(), 'cs-cargo-home-'))
+  let compared = 0
+  try {
+    for (let k = 0; k < 25; k++) {
+      const dir = mkdtempSync(join(tmpdir(), 'cs-cargo-ws-'))
+      try {
+        const manifest = generateWorkspace(r, dir)
+        const meta = metadata(dir, home)
+        if (!meta.ok) {
+          // cargo refuses the workspace: the collector must say so too.
+          const errors = collectCargo(dir).diagnostics.filter((d) => d.severity === 'error')
+          assert.ok(errors.length > 0, `case ${k}: cargo fails (${meta.stderr.split('\n')[0]}) but the collector reports no error\n${manifest}`)
+          continue
+        }
+        compared++
+        const theirs = theirTargets(meta.json)
+        const ours = collectCargo(dir)
+        const tree = readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('Cargo.toml')).sort().join(' ')
+        assert.deepEqual(ourTargets(ours, Object.keys(theirs)), theirs, `case ${k} (FUZZ_SEED=${process.env.FUZZ_SEED ?? 13})\nmanifests: ${tree}\n${manifest}`)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true })
+  }
+  assert.ok(compared >= 15, `only ${compared} of 25 generated workspaces were accepted by cargo`)
 })
