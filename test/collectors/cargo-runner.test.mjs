@@ -10,6 +10,8 @@ import { delimiter, dirname, join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { collectCargo } from '../../dist/collectors/cargo.js'
 
+// Scratch copies and generated cases: on a memory file system when there is one (fewer slow disk writes).
+const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
 const fixtures = fileURLToPath(new URL('../fixtures/cargo/', import.meta.url))
 const CARGO = [...(process.env.PATH ?? '').split(delimiter), join(process.env.HOME ?? '/root', '.cargo', 'bin'), '/root/.cargo/bin']
   .map((d) => join(d, 'cargo'))
@@ -17,8 +19,8 @@ const CARGO = [...(process.env.PATH ?? '').split(delimiter), join(process.env.HO
 const skip = CARGO ? false : 'cargo is not installed'
 
 function withCopy(name, fn) {
-  const dir = mkdtempSync(join(tmpdir(), 'cs-cargo-real-'))
-  const home = mkdtempSync(join(tmpdir(), 'cs-cargo-home-'))
+  const dir = mkdtempSync(join(SCRATCH, 'cs-cargo-real-'))
+  const home = mkdtempSync(join(SCRATCH, 'cs-cargo-home-'))
   try {
     cpSync(join(fixtures, name), dir, { recursive: true })
     return fn(dir, home)
@@ -150,11 +152,11 @@ function generatePackage(r, dir) {
 test('random package layouts agree with cargo metadata (every discovery rule, declared tables, switches, editions)', { skip }, () => {
   let s = Number(process.env.FUZZ_SEED ?? 11)
   const r = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296)
-  const home = mkdtempSync(join(tmpdir(), 'cs-cargo-home-'))
+  const home = mkdtempSync(join(SCRATCH, 'cs-cargo-home-'))
   let compared = 0
   try {
     for (let k = 0; k < 30; k++) {
-      const dir = mkdtempSync(join(tmpdir(), 'cs-cargo-diff-'))
+      const dir = mkdtempSync(join(SCRATCH, 'cs-cargo-diff-'))
       try {
         const manifest = generatePackage(r, dir)
         const meta = metadata(dir, home)
@@ -222,11 +224,11 @@ function generateWorkspace(r, dir) {
 test('random workspaces agree with cargo metadata (globs, excludes, root package, path dependencies)', { skip }, () => {
   let s = Number(process.env.FUZZ_SEED ?? 13)
   const r = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 4294967296)
-  const home = mkdtempSync(join(tmpdir(), 'cs-cargo-home-'))
+  const home = mkdtempSync(join(SCRATCH, 'cs-cargo-home-'))
   let compared = 0
   try {
     for (let k = 0; k < 25; k++) {
-      const dir = mkdtempSync(join(tmpdir(), 'cs-cargo-ws-'))
+      const dir = mkdtempSync(join(SCRATCH, 'cs-cargo-ws-'))
       try {
         const manifest = generateWorkspace(r, dir)
         const meta = metadata(dir, home)
