@@ -47,16 +47,13 @@ function median(fn) {
 }
 
 const home = mkdtempSync(join(tmpdir(), 'cs-bench-cargo-home-'))
-// Warm the collector's code once, as a long-lived harness process would have it.
-{
-  const dir = build(SIZES[0])
-  for (let k = 0; k < 10; k++) collectCargo(dir)
-  rmSync(dir, { recursive: true, force: true })
-}
+// Build every size first and warm the collector's code on all of them, as a long-lived harness
+// process would have it.
+const dirs = SIZES.map((n) => [n, build(n)])
+for (let k = 0; k < 5; k++) for (const [, dir] of dirs) collectCargo(dir)
 const rows = []
-for (const n of SIZES) {
-  const dir = build(n)
-  try {
+try {
+  for (const [n, dir] of dirs) {
     const result = collectCargo(dir)
     if (result.diagnostics.some((d) => d.severity === 'error')) throw new Error(result.diagnostics[0].message)
     const row = { crates: n, listed: result.recipes.length, collector: median(() => collectCargo(dir)) }
@@ -72,9 +69,9 @@ for (const n of SIZES) {
       })
     }
     rows.push(row)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
   }
+} finally {
+  for (const [, dir] of dirs) rmSync(dir, { recursive: true, force: true })
 }
 rmSync(home, { recursive: true, force: true })
 

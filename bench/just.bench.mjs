@@ -69,20 +69,15 @@ function median(fn) {
 }
 
 const JUST = findJust()
-// Warm the collector's code once (a long-lived harness process scans with warm code; a CLI run
-// is cold and pays Node's start-up, which the table does not include).
-{
-  const dir = build(SIZES[SIZES.length - 1])
-  for (let k = 0; k < 30; k++) collectJust(dir)
-  rmSync(dir, { recursive: true, force: true })
-}
+// Build every size first and warm the collector's code on all of them (a long-lived harness
+// process scans with warm code; a CLI run is cold and pays Node's start-up, not counted here).
+const dirs = SIZES.map((n) => [n, build(n)])
+for (let k = 0; k < 20; k++) for (const [, dir] of dirs) collectJust(dir)
 const rows = []
-for (const n of SIZES) {
-  const dir = build(n)
-  try {
+try {
+  for (const [n, dir] of dirs) {
     const count = collectJust(dir).recipes.length
-    const ours = median(() => collectJust(dir))
-    const row = { recipes: n, listed: count, collector: ours }
+    const row = { recipes: n, listed: count, collector: median(() => collectJust(dir)) }
     if (JUST) {
       const run = (args) => {
         const r = spawnSync(JUST, args, { cwd: dir, encoding: 'utf8' })
@@ -92,9 +87,9 @@ for (const n of SIZES) {
       row.list = median(() => run(['--list', '--list-submodules']))
     }
     rows.push(row)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
   }
+} finally {
+  for (const [, dir] of dirs) rmSync(dir, { recursive: true, force: true })
 }
 
 const ms = (x) => (x === undefined ? '-' : `${x.toFixed(2)} ms`)
