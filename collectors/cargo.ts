@@ -149,10 +149,14 @@ export function cargoRecipes(root: string, packages: readonly CargoPackage[]): R
   const multi = packages.length > 1
   const recipes: Recipe[] = []
   for (const pkg of packages) {
+    // Paths relative to the root, computed once per package (path.relative is costly at scale).
+    const dir = relPosix(root, pkg.dir)
+    const under = (p: string) => (p.startsWith('/') || p.split('/').includes('..') ? relPosix(root, resolve(pkg.dir, p)) : dir === '.' ? p : `${dir}/${p}`)
+    const file = under('Cargo.toml')
     for (const t of pkg.targets) {
       const features = t.requiredFeatures.length ? ` --features ${word(t.requiredFeatures.join(','))}` : ''
       const verb = t.kind === 'test' ? 'test' : 'run'
-      const notes = [`${KIND_TEXT[t.kind]} \`${t.name}\` (${relPosix(root, resolve(pkg.dir, t.path))})`]
+      const notes = [`${KIND_TEXT[t.kind]} \`${t.name}\` (${under(t.path)})`]
       if (multi) notes.push(`of package ${pkg.name}`)
       if (t.requiredFeatures.length) notes.push(`requires features ${t.requiredFeatures.join(', ')}`)
       recipes.push(createRecipe({
@@ -162,7 +166,7 @@ export function cargoRecipes(root: string, packages: readonly CargoPackage[]): R
         command: `cargo ${verb}${multi ? ` -p ${word(pkg.name)}` : ''} --${t.kind} ${word(t.name)}${features}`,
         cwd: '.',
         description: `Cargo ${notes.join(', ')}`,
-        file: relPosix(root, pkg.manifest.file),
+        file,
         ...(t.line ? { line: t.line } : {}),
         ...(multi ? { scope: pkg.name } : {}),
       }))
