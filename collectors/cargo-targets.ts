@@ -100,9 +100,13 @@ function discover(files: PackageFiles, dir: string): Array<[string, string]> {
 }
 
 /** Lines of each `[[table]]` header, in order (smol-toml keeps no positions). */
+const TABLE_HEADERS = new Map(KINDS.map(({ table }) => [table, new RegExp(`^[ \\t]*\\[\\[[ \\t]*(?:"${table}"|${table})[ \\t]*\\]\\]`, 'gm')]))
+
 function tableLines(text: string, table: string): number[] {
   const lines: number[] = []
-  const re = new RegExp(`^[ \\t]*\\[\\[[ \\t]*(?:"${table}"|${table})[ \\t]*\\]\\]`, 'gm')
+  if (!text.includes('[[')) return lines
+  const re = TABLE_HEADERS.get(table)!
+  re.lastIndex = 0
   for (let m = re.exec(text); m; m = re.exec(text)) lines.push(countLines(text, m.index))
   return lines
 }
