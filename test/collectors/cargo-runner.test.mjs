@@ -128,7 +128,7 @@ function generatePackage(r, dir) {
       const form = r()
       if (form < 0.35) add(`${base}/${n}.rs`)
       else if (form < 0.55) add(`${base}/${n}/main.rs`)
-      else if (form < 0.6) add(`${base}/${n}/helper.rs`, '\n')
+      else if (form < 0.6) add(`${base}/${n}/support.rs`, '\n')
     }
   }
   const edition = pick(['2015', '2018', '2021', '2021', null])
