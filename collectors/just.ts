@@ -1,11 +1,230 @@
-/** The just collector. */
+/**
+ * The just collector: the root justfile, its imports and its modules (nested), read statically.
+ *
+ * Choices, following what just 1.57 does when run at the scan root:
+ * - The justfile is the one file in the root named `justfile` or `.justfile` in any case; several
+ *   such files make just refuse to run, so they give an error and no recipes.
+ * - Recipes of imported files are the importing module's own (file = the imported file).
+ * - Module recipes are named as just lists them (`mod::recipe`, `a::b::recipe`) and run as
+ *   `just mod::recipe` from the root; `scope` is the module path.
+ * - Every command runs from the justfile's directory (the root, cwd `.`); just itself moves into a
+ *   module's directory, or stays put for `[no-cd]` recipes, as the justfile says.
+ * - `_name` and `[private]` recipes, and recipes of private modules, are not listed.
+ */
+import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { createDiagnostic, createRecipe, type Diagnostic } from '../src/recipe.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
+import { readText, relPosix } from './fs.js'
+import { parseJustfile, type ParsedJustfile, type JustRecipeItem } from './just-parse.js'
+import { DirCache, findJustfile } from './just-files.js'
+
+export { findJustfile } from './just-files.js'
+
+const SOURCE = 'just'
+/** just's OS attributes; a recipe that has any of them exists only on a matching system. */
+const OS_ATTRIBUTES = new Set(['android', 'dragonfly', 'freebsd', 'linux', 'macos', 'netbsd', 'openbsd', 'unix', 'windows'])
+
+/** The OS attributes that enable a recipe on `platform` (a `process.platform` value). */
+export function osAttributesFor(platform: string): Set<string> {
+  const os = platform === 'darwin' ? 'macos' : platform === 'win32' ? 'windows' : platform
+  return new Set(os === 'windows' ? ['windows'] : [os, 'unix'])
+}
+
+function enabledOn(item: JustRecipeItem, os: ReadonlySet<string>): boolean {
+  const wanted = item.attributes.filter((a) => OS_ATTRIBUTES.has(a.name))
+  return wanted.length === 0 || wanted.some((a) => os.has(a.name))
+}
+
+/** Notes for a person or an agent, after the doc: groups, and a confirmation prompt. */
+function describe(item: JustRecipeItem): string {
+  const notes = [item.doc]
+  if (item.groups.length) notes.push(`[group: ${item.groups.join(', ')}]`)
+  if (item.attributes.some((a) => a.name === 'confirm')) notes.push('[confirm: asks before it runs]')
+  return notes.filter(Boolean).join(' ')
+}
+
+/** Modules nested deeper than this are reported, not followed (just has no limit; cycles aside, real trees are shallow). */
+const MAX_MODULE_DEPTH = 16
+
+interface Walk {
+  root: string
+  dirs: DirCache
+  /** Public recipes found, made into Recipes once every alias (some point into modules) is known. */
+  found: Array<{ name: string; scope: string; prefix: string; item: JustRecipeItem; file: string; variables: string[] }>
+  /** Full recipe name → full alias names. */
+  aliases: Map<string, string[]>
+  diagnostics: Diagnostic[]
+  files: string[]
+  parsed: Map<string, ParsedJustfile>
+  os: ReadonlySet<string>
+  /** Each file read, by absolute path → its path relative to the root. */
+  relative: Map<string, string>
+}
+
+/** One module's merged items: its own file plus everything it imports. */
+interface ModuleItems {
+  recipes: Array<{ item: JustRecipeItem; file: string }>
+  aliases: Array<{ name: string; target: string; line: number; private: boolean; file: string }>
+  assignments: Set<string>
+  modules: Array<{ name: string; path?: string; optional: boolean; line: number; private: boolean; file: string }>
+  allowDuplicates: boolean
+}
+
+function diag(w: Walk, file: string, line: number | undefined, message: string, severity: 'error' | 'warning' = 'error'): void {
+  w.diagnostics.push(createDiagnostic({ source: SOURCE, file: relPosix(w.root, file), ...(line ? { line } : {}), message, severity }))
+}
+
+function parseFile(w: Walk, file: string): ParsedJustfile | undefined {
+  const cached = w.parsed.get(file)
+  if (cached) return cached
+  const text = readText(file)
+  if (text === undefined) return undefined
+  const parsed = parseJustfile(text)
+  w.parsed.set(file, parsed)
+  w.files.push(relPosix(w.root, file))
+  w.relative.set(file, w.files[w.files.length - 1]!)
+  for (const p of parsed.problems) diag(w, file, p.line, `${p.message}; just refuses this justfile until it is fixed (the rest of the file was still read)`)
+  return parsed
+}
+
+/** Gathers a module's items from its file and its imports (depth-first, in file order). */
+function gather(w: Walk, file: string, into: ModuleItems, chain: string[]): void {
+  const parsed = parseFile(w, file)
+  if (!parsed) return
+  if (parsed.settings['allow-duplicate-recipes'] === 'true') into.allowDuplicates = true
+  for (const a of parsed.assignments) into.assignments.add(a)
+  for (const r of parsed.recipes) into.recipes.push({ item: r, file })
+  for (const a of parsed.aliases) into.aliases.push({ ...a, file })
+  for (const m of parsed.modules) into.modules.push({ ...m, file })
+  for (const imp of parsed.imports) {
+    if (imp.path.startsWith('~')) {
+      // A home-directory import is the user's own setup, not the repository's: not read. Optional ones are common and silent.
+      if (!imp.optional) diag(w, file, imp.line, `import '${imp.path}' points into the home directory, which a scan does not read; its recipes are missing here (write 'import?' if the file is optional)`, 'warning')
+      continue
+    }
+    const target = isAbsolute(imp.path) ? imp.path : resolve(dirname(file), imp.path)
+    if (chain.includes(target)) {
+      diag(w, file, imp.line, `import '${imp.path}' imports a file that is already being imported (a cycle); remove one of the imports`)
+      continue
+    }
+    if (!w.dirs.isFile(target)) {
+      if (!imp.optional) diag(w, file, imp.line, `import '${imp.path}' not found at ${relPosix(w.root, target)}; create the file, fix the path, or write 'import?' to make it optional`)
+      continue
+    }
+    gather(w, target, into, [...chain, target])
+  }
+}
+
+/** The source file of `mod name ['path']` declared in `file`, as just finds it. */
+function moduleFile(w: Walk, file: string, mod: ModuleItems['modules'][number]): string | undefined {
+  const base = dirname(file)
+  let candidates: string[]
+  if (mod.path !== undefined) {
+    const p = resolve(base, mod.path)
+    candidates = w.dirs.isDir(p) ? [join(p, 'mod.just'), ...w.dirs.justfiles(p)].filter((c) => w.dirs.isFile(c)) : w.dirs.isFile(p) ? [p] : []
+  } else {
+    const dir = join(base, mod.name)
+    candidates = [join(base, `${mod.name}.just`), join(dir, 'mod.just')].filter((c) => w.dirs.isFile(c))
+    if (w.dirs.isDir(dir)) candidates.push(...w.dirs.justfiles(dir))
+  }
+  if (candidates.length === 1) return candidates[0]
+  if (candidates.length > 1) {
+    diag(w, file, mod.line, `module \`${mod.name}\` has several source files (${candidates.map((c) => relPosix(w.root, c)).join(', ')}); just refuses this, keep one of them or name it with mod ${mod.name} 'path'`)
+  } else if (!mod.optional) {
+    const where = mod.path !== undefined ? `'${mod.path}'` : `${mod.name}.just, ${mod.name}/mod.just or ${mod.name}/justfile`
+    diag(w, file, mod.line, `module \`${mod.name}\` not found (looked for ${where}); create it, fix the path, or write 'mod? ${mod.name}' to make it optional`)
+  }
+  return undefined
+}
+
+function walkModule(w: Walk, file: string, path: readonly string[], chain: string[]): void {
+  const items: ModuleItems = { recipes: [], aliases: [], assignments: new Set(), modules: [], allowDuplicates: false }
+  gather(w, file, items, chain)
+  const prefix = path.length ? `${path.join('::')}::` : ''
+  // A later definition replaces an earlier one only under `set allow-duplicate-recipes`.
+  const byName = new Map<string, { item: JustRecipeItem; file: string }>()
+  for (const entry of items.recipes) {
+    // just drops recipes for other systems before anything else (so `[windows] x` and `[unix] x` coexist).
+    if (!enabledOn(entry.item, w.os)) continue
+    const seen = byName.get(entry.item.name)
+    if (seen && !items.allowDuplicates) {
+      diag(w, entry.file, entry.item.line, `recipe \`${prefix}${entry.item.name}\` is defined twice (first at ${relPosix(w.root, seen.file)}:${seen.item.line}); rename one, or add 'set allow-duplicate-recipes'`)
+      continue
+    }
+    if (seen) byName.delete(entry.item.name)
+    byName.set(entry.item.name, entry)
+  }
+  for (const a of items.aliases) {
+    // Targets in submodules (`alias b := mod::build`) are checked when that module is read.
+    if (!a.target.includes('::') && !byName.has(a.target)) {
+      diag(w, a.file, a.line, `alias \`${a.name}\` points at recipe \`${a.target}\`, which ${prefix ? `module \`${path.join('::')}\`` : 'the justfile'} does not define; fix the target name`)
+      continue
+    }
+    if (a.private) continue
+    const list = w.aliases.get(prefix + a.target) ?? []
+    list.push(prefix + a.name)
+    w.aliases.set(prefix + a.target, list)
+  }
+  for (const { item, file: itemFile } of byName.values()) {
+    if (item.private) continue
+    const params = new Set(item.parameters.map((p) => p.name))
+    const variables = item.references.filter((r) => !params.has(r) && items.assignments.has(r))
+    w.found.push({ name: prefix + item.name, scope: path.join('::'), prefix, item, file: itemFile, variables })
+  }
+  for (const mod of items.modules) {
+    const src = moduleFile(w, mod.file, mod)
+    if (!src || mod.private) continue
+    if (chain.includes(src)) {
+      diag(w, mod.file, mod.line, `module \`${mod.name}\` includes a file that contains it (a cycle); remove the mod line`)
+      continue
+    }
+    if (path.length + 1 > MAX_MODULE_DEPTH) {
+      diag(w, mod.file, mod.line, `module \`${[...path, mod.name].join('::')}\` is nested more than ${MAX_MODULE_DEPTH} levels deep; its recipes are not listed`, 'warning')
+      continue
+    }
+    walkModule(w, src, [...path, mod.name], [...chain, src])
+  }
+}
+
+/** Collects the recipes of the justfile in `root` (none when there is no justfile). */
+export interface JustOptions {
+  /** The system whose recipes count (`[linux]`, `[windows]`, ...): default this one. */
+  platform?: string
+}
+
+export function collectJust(root: string, options: JustOptions = {}): CollectorResult {
+  const os = osAttributesFor(options.platform ?? process.platform)
+  const w: Walk = { root, dirs: new DirCache(), found: [], aliases: new Map(), diagnostics: [], files: [], parsed: new Map(), os, relative: new Map() }
+  const { file, candidates } = findJustfile(root, w.dirs)
+  if (candidates.length > 1) {
+    const names = candidates.map((c) => relPosix(root, c))
+    diag(w, candidates[0]!, undefined, `several justfiles in one directory (${names.join(', ')}); just refuses to choose, so none is read: keep one, or rename the others`)
+    return { recipes: [], diagnostics: w.diagnostics, files: [] }
+  }
+  if (file) walkModule(w, file, [], [file])
+  const recipes = w.found.map(({ name, scope, prefix, item, file: itemFile, variables }) => createRecipe({
+    source: SOURCE,
+    runner: 'just',
+    name,
+    command: `just ${name}`,
+    cwd: '.',
+    description: describe(item),
+    file: w.relative.get(itemFile) ?? relPosix(root, itemFile),
+    line: item.line,
+    prerequisites: item.dependencies.map((d) => prefix + d),
+    variables,
+    parameters: item.parameters,
+    ...(scope ? { scope } : {}),
+    aliases: w.aliases.get(name) ?? [],
+  }))
+  return { recipes, diagnostics: w.diagnostics, files: w.files }
+}
 
 export const justCollector: Collector = {
-  source: 'just',
+  source: SOURCE,
   configKey: 'justfile',
-  manifestNames: [],
-  collect(_ctx: CollectContext): CollectorResult {
-    return { recipes: [], diagnostics: [], files: [] }
+  manifestNames: ['justfile', 'Justfile', 'JUSTFILE', '.justfile', '.Justfile', 'mod.just'],
+  collect(ctx: CollectContext): CollectorResult {
+    return collectJust(ctx.root)
   },
 }

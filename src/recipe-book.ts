@@ -50,7 +50,9 @@ export function toolBase(recipe: Recipe): string {
   const name = sanitizeName(recipe.name)
   const scope = recipe.scope ? sanitizeName(recipe.scope) : ''
   const base = name === '' ? `task_${shortHash(`${recipe.scope ?? ''}\0${recipe.name}`)}` : name
-  return scope ? `${scope}_${base}` : base
+  // Names that already carry their scope (`mod::recipe`, `pkg/bin/x`) don't repeat it.
+  if (!scope || base.startsWith(`${scope}_`)) return base
+  return `${scope}_${base}`
 }
 
 /** The name a recipe asks for, before collisions are resolved. */

@@ -1,0 +1,107 @@
+/**
+ * Workspace members as cargo finds them: `workspace.members` paths and globs (a glob's matches
+ * under an `exclude` path are dropped; a member named literally stays), the root package, and
+ * path dependencies inside the workspace that are not excluded.
+ */
+import { globSync, isDynamicPattern } from 'tinyglobby'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+
+export interface MemberProblem {
+  readonly message: string
+  readonly severity: 'error' | 'warning'
+}
+
+export interface MemberSpec {
+  /** Absolute directory. */
+  readonly dir: string
+  /** The `members` entry it came from, for messages. */
+  readonly via: string
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []
+}
+
+function trimSlashes(p: string): string {
+  return p.replace(/\\/g, '/').replace(/\/+$/, '').replace(/^\.\//, '')
+}
+
+/** Whether `dir` is `base` or inside it, component-wise (cargo's Path::starts_with). */
+export function isUnder(dir: string, base: string): boolean {
+  const rel = relative(base, dir)
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(`..${sep}`))
+}
+
+export class WorkspaceRules {
+  readonly excludes: string[]
+  readonly literalMembers: string[]
+  constructor(readonly root: string, workspace: Record<string, unknown>) {
+    this.excludes = strings(workspace.exclude).map((e) => resolve(root, trimSlashes(e)))
+    this.literalMembers = strings(workspace.members)
+      .filter((m) => !isDynamicPattern(trimSlashes(m)))
+      .map((m) => resolve(root, trimSlashes(m)))
+  }
+  /** cargo's is_excluded: under an exclude path and not under a literally named member. */
+  excluded(dir: string): boolean {
+    return this.excludes.some((ex) => isUnder(dir, ex)) && !this.literalMembers.some((m) => isUnder(dir, m))
+  }
+}
+
+/** Expands `workspace.members` in order; each glob's matches are sorted. */
+export function expandMembers(root: string, workspace: Record<string, unknown>, rules: WorkspaceRules): { members: MemberSpec[]; problems: MemberProblem[] } {
+  const problems: MemberProblem[] = []
+  const members: MemberSpec[] = []
+  const raw = workspace.members
+  if (raw !== undefined && !Array.isArray(raw)) {
+    problems.push({ severity: 'error', message: 'workspace.members must be a list of paths or globs, like members = ["crates/*"]' })
+    return { members, problems }
+  }
+  for (const entry of (raw ?? []) as unknown[]) {
+    if (typeof entry !== 'string' || entry.trim() === '') {
+      problems.push({ severity: 'error', message: `workspace.members has an entry that is not a path: ${JSON.stringify(entry)}` })
+      continue
+    }
+    const pattern = trimSlashes(entry)
+    if (!isDynamicPattern(pattern)) {
+      members.push({ dir: resolve(root, pattern), via: entry })
+      continue
+    }
+    // Without `**` a pattern matches at a fixed depth; telling the crawler so keeps it out of
+    // every crate's own tree (src/, target/), which otherwise dominates the scan.
+    const segments = pattern.split('/').filter((p) => p !== '' && p !== '.')
+    const deep = pattern.includes('**') ? Infinity : Math.max(0, segments.length - 1)
+    const matches = globSync(pattern, { cwd: root, onlyDirectories: true, expandDirectories: false, dot: true, absolute: true, deep })
+      .map((m) => resolve(m))
+      .sort()
+    if (matches.length === 0) {
+      problems.push({ severity: 'error', message: `workspace member glob "${entry}" matches no directory; cargo fails to load the workspace: fix the glob or remove it` })
+      continue
+    }
+    for (const dir of matches) if (!rules.excluded(dir)) members.push({ dir, via: entry })
+  }
+  return { members, problems }
+}
+
+/** Directories of `path = "..."` dependencies in every dependency table of a manifest. */
+export function pathDependencies(manifest: Record<string, unknown>, dir: string): string[] {
+  const out: string[] = []
+  const tables: unknown[] = [manifest.dependencies, manifest['dev-dependencies'], manifest['build-dependencies']]
+  const target = manifest.target
+  if (target && typeof target === 'object') {
+    for (const t of Object.values(target as Record<string, unknown>)) {
+      if (t && typeof t === 'object') {
+        const tt = t as Record<string, unknown>
+        tables.push(tt.dependencies, tt['dev-dependencies'], tt['build-dependencies'])
+      }
+    }
+  }
+  for (const table of tables) {
+    if (!table || typeof table !== 'object') continue
+    for (const dep of Object.values(table as Record<string, unknown>)) {
+      if (dep && typeof dep === 'object' && typeof (dep as Record<string, unknown>).path === 'string') {
+        out.push(join(dir, (dep as Record<string, string>).path))
+      }
+    }
+  }
+  return out.map((p) => resolve(p))
+}
