@@ -141,7 +141,7 @@ export function loadFile(file: string, dir: string): LoadedFile {
   if (loaded.expectedId) {
     if (loaded.folder !== recipe.category) {
       report('E_CATEGORY_MISMATCH', ['category'], `recipe \`${recipe.id}\` has category \`${recipe.category}\` but sits in folder \`${loaded.folder}\`; move the file to \`${recipe.category}/\` or fix the category`)
-    } else if (recipe.id !== loaded.expectedId) {
+    } else if (recipe.id !== loaded.expectedId && !issues.some((i) => i.code === 'E_ID_FORMAT')) {
       report('E_ID_PATH_MISMATCH', ['id'], `id \`${recipe.id}\` does not match the file path, which implies \`${loaded.expectedId}\`; set \`id: ${loaded.expectedId}\` or rename the file`)
     }
   }
