@@ -70,6 +70,11 @@ function listFiles(dir: string, issues: ValidationIssue[]): string[] {
   return files
 }
 
+/** The recipe files of a library directory (problems with the layout are left to the validator). */
+export function recipeFiles(dir: string): string[] {
+  return listFiles(dir, [])
+}
+
 function layout(file: string, message: string): ValidationIssue {
   return { code: 'E_FILE_LAYOUT', severity: 'error', file, message }
 }

@@ -3,6 +3,7 @@
  * resolved, defaults applied, every value checked against its type, enum and pattern, and every value
  * shell-quoted for the platform (see quote.ts) so no parameter value can inject a command.
  */
+import { editDistance } from './decode.js'
 import { quoteFor } from './quote.js'
 import { typedValue } from './rules.js'
 import { PLATFORMS, type CuratedRecipe, type Library, type Parameter, type ParamValue, type Platform, type Risk, type Step } from './schema.js'
@@ -124,7 +125,13 @@ function checkValue(recipe: CuratedRecipe, p: Parameter, raw: ParamValue): Param
   return typed
 }
 
-function suggest(wanted: string, ids: string[]): string | undefined {
-  const slug = wanted.split('.').pop() ?? wanted
-  return ids.find((id) => id.endsWith(`.${slug}`)) ?? ids.find((id) => id.includes(slug) || (slug.length > 3 && wanted.includes(id.split('.').pop()!)))
+/** The closest id by edit distance, when it is close enough to be a typo. */
+export function suggest(wanted: string, ids: string[]): string | undefined {
+  let best: string | undefined
+  let bestDistance = Math.max(2, Math.floor(wanted.length / 4)) + 1
+  for (const id of ids) {
+    const d = editDistance(wanted, id)
+    if (d < bestDistance) [best, bestDistance] = [id, d]
+  }
+  return best
 }
