@@ -64,10 +64,12 @@ const PM_BUILTINS = new Set([
 type Token = string | { op: string } | { op: 'glob'; pattern: string } | { comment: string }
 
 const PUBLISHERS: Array<[RegExp, string]> = [
-  [/^(npm|pnpm|yarn|bun) (publish|unpublish|deprecate)\b/, 'publishes a package'],
+  [/^(npm|pnpm|yarn|bun)( -\S+)* (publish|unpublish|deprecate)\b/, 'publishes a package'],
   [/^(lerna|changeset|changesets) publish\b/, 'publishes packages'],
   [/^(semantic-release|np|release-it|goreleaser)\b/, 'publishes a release'],
   [/^cargo (publish|yank)\b/, 'publishes a crate'],
+  [/^(python3?|py) (-m twine upload|setup\.py .*\b(upload|register)\b)/, 'publishes a package'],
+  [/^(gh-pages|surge|netlify-cli deploy)\b/, 'publishes a site'],
   [/^(twine upload|poetry publish|flit publish|hatch publish|uv publish|gem push|vsce publish|ovsx publish)\b/, 'publishes a package'],
   [/^(docker|podman) (push|image push)\b/, 'pushes an image'],
   [/^gh release (create|upload|delete)\b/, 'publishes a release'],
@@ -86,6 +88,7 @@ const DEPLOYERS: Array<[RegExp, string]> = [
   [/^gcloud( .*)? (deploy|delete)\b/, 'deploys'],
   [/^aws( .*)? s3 (rm|rb|mv)\b/, 'deletes cloud storage'],
   [/^aws( .*)? s3 sync( .*)? --delete\b/, 'deletes cloud storage'],
+  [/^aws( .*)? s3 (sync|cp) .*s3:\/\//, 'uploads to cloud storage'],
   [/^aws( .*)? (deploy|cloudformation (deploy|delete-stack)|lambda update-function-code)\b/, 'deploys'],
   [/^az( .*)? (deploy|delete)\b/, 'deploys'],
   [/^ansible-playbook\b/, 'changes remote hosts'],
