@@ -282,3 +282,28 @@ export function run(command, args, { cwd, env, timeoutMs = 120_000 } = {}) {
     child.on('close', (code) => { clearTimeout(timer); resolve({ stdout, stderr, code }) })
   })
 }
+
+// ---------------------------------------------------------------------------------------------
+// The package under test
+
+/** `npm pack` of this package (dist must be built) into `dest`; returns the tarball's path. */
+export async function packPackage(dest) {
+  const r = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dest], { cwd: REPO_ROOT })
+  if (r.code !== 0) throw new Error(`npm pack failed:\n${r.stderr}`)
+  return join(dest, r.stdout.trim().split('\n').at(-1))
+}
+
+export const COLLECTOR_ROWS = ['make', 'scripts', 'just', 'deno', 'cargo', 'task']
+
+/**
+ * The overlay that loads the bundle in place from a checkout (no packaging): the same rows and
+ * ids as the bundle's own layer, naming the overlay entries, which share the harness's
+ * `@deepseek-ai/*` packages. `config` is the command-scout row's config.
+ */
+export function overlayYaml({ root = REPO_ROOT, config, collectors = COLLECTOR_ROWS } = {}) {
+  const entry = (p) => `'${join(root, 'dist/src/plugin/overlay', p)}'`
+  const lines = ['- insert:', '    - id: command-scout', `      name: ${entry('adapter.js')}`]
+  if (config) lines.push(`      config: ${JSON.stringify(config)}`)
+  for (const c of collectors) lines.push(`    - id: command-scout-${c}`, `      name: ${entry(`collectors/${c}.js`)}`)
+  return `${lines.join('\n')}\n`
+}
