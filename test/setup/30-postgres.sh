@@ -1,5 +1,5 @@
 # Debian tools the curated-recipe tests run for real (test/library): PostgreSQL for the db
-# recipes, and lsof, ss, fuser, dig, openssl, curl for the network recipes. Sourced by
+# recipes, and lsof, ss, fuser, dig, nc, openssl, curl for the network recipes. Sourced by
 # scripts/test.sh. Installs only what is missing (one apt-get update, then one install), so a
 # machine that has them pays nothing. The db tests start and stop their own throwaway cluster
 # (initdb/pg_ctl in a temp dir); this script only installs packages and names the server's bin dir.
@@ -10,6 +10,7 @@ command -v fuser >/dev/null 2>&1 || _scout_missing+=(psmisc)
 command -v dig >/dev/null 2>&1 || _scout_missing+=(bind9-dnsutils)
 command -v openssl >/dev/null 2>&1 || _scout_missing+=(openssl)
 command -v curl >/dev/null 2>&1 || _scout_missing+=(curl ca-certificates)
+command -v nc >/dev/null 2>&1 || _scout_missing+=(netcat-openbsd)
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || _scout_missing+=(postgresql postgresql-contrib)
 if [ "${#_scout_missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
