@@ -1,0 +1,47 @@
+// One failing fixture per validation rule: test/fixtures/curated/invalid/<CODE>/ must report exactly
+// that code, once, and nothing else.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { RULES, validateLibrary, loadLibrary } from '../../dist/src/curated/index.js'
+
+const fixtures = new URL('../fixtures/curated/', import.meta.url).pathname
+const invalid = join(fixtures, 'invalid')
+
+/** The library dirs a fixture stands for: `lib-*` subfolders, a `not-a-directory` file, or the folder itself. */
+function dirsOf(folder) {
+  if (existsSync(join(folder, 'not-a-directory'))) return [join(folder, 'not-a-directory')]
+  const libs = readdirSync(folder).filter((n) => n.startsWith('lib-')).sort()
+  return libs.length ? libs.map((l) => join(folder, l)) : [folder]
+}
+
+test('the base fixture and the valid library pass every rule', () => {
+  assert.deepEqual(validateLibrary([join(fixtures, 'base')]), [])
+  assert.deepEqual(validateLibrary([join(fixtures, 'valid')]), [])
+})
+
+test('every rule has exactly one failing fixture folder, and every folder names a rule', () => {
+  const folders = readdirSync(invalid).sort()
+  assert.deepEqual(folders, Object.keys(RULES).sort())
+})
+
+for (const code of Object.keys(RULES).sort()) {
+  test(`${code}: its fixture reports exactly ${code}`, () => {
+    const issues = validateLibrary(dirsOf(join(invalid, code)))
+    assert.deepEqual(issues.map((i) => `${i.severity} ${i.code}`), [`error ${code}`], JSON.stringify(issues, null, 1))
+    const [issue] = issues
+    assert.ok(issue.message.length > 20, 'the message explains the problem and the fix')
+    if (!['E_DIR_UNREADABLE', 'E_FILE_LAYOUT'].includes(code)) {
+      assert.ok(issue.line >= 1 && issue.column >= 1, `${code} carries a position`)
+    }
+  })
+}
+
+test('a file with an error is not served by loadLibrary, and loading never throws', () => {
+  const lib = loadLibrary([join(invalid, 'E_TITLE_TOO_LONG')])
+  assert.equal(lib.recipes.length, 0)
+  assert.equal(lib.byId.size, 0)
+  assert.equal(lib.issues[0].code, 'E_TITLE_TOO_LONG')
+  for (const code of Object.keys(RULES)) assert.doesNotThrow(() => loadLibrary(dirsOf(join(invalid, code))))
+})
