@@ -13,7 +13,10 @@ export const library = loadLibrary([recipesDir])
 
 /** The recipe rendered for linux with `params`; fails the test if the renderer refuses it. */
 export function render(id, params = {}, platform = 'linux') {
-  assert.ok(library.byId.get(id), `recipe ${id} is not in the library`)
+  if (!library.byId.get(id)) {
+    const issues = library.issues.filter((i) => i.severity === 'error').map((i) => `${i.file}:${i.line ?? ''} ${i.code} ${i.message}`)
+    assert.fail(`recipe ${id} is not in the library (it has errors, or no such file)\n${issues.join('\n')}`)
+  }
   return renderRecipe(library, id, { platform, params })
 }
 
