@@ -10,6 +10,7 @@
  *
  * The library is read on every call, so edits to a configured directory apply at once.
  */
+import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import z from '@deepseek-ai/schemastery'
@@ -17,7 +18,7 @@ import { defineTool, type ToolDefinition, type ToolExecution } from '@deepseek-a
 import type {} from '@deepseek-ai/dsh-shell'
 import { askBeforeRunning } from '../plugin/approval.js'
 import { runInHarnessShell } from '../plugin/shell-run.js'
-import { loadLibrary, SHIPPED_RECIPES_DIR } from './load.js'
+import { loadLibrary, recipeFiles, SHIPPED_RECIPES_DIR } from './load.js'
 import { currentPlatform, renderRecipe, supportedPlatforms, type RenderedRecipe } from './render.js'
 import { renderRunText, runRendered, type RunCommandLine } from './run.js'
 import { CATEGORIES, RISKS, type Library, type ParamValue, type Platform } from './schema.js'
@@ -60,9 +61,30 @@ export interface CuratedToolsOptions {
 
 type Params = Record<string, ParamValue>
 
+const cache = new WeakMap<CuratedToolsOptions, { signature: string; library: Library }>()
+
+/**
+ * The library for a call, reloaded only when a file was added, removed or changed (parsing every file
+ * costs a few milliseconds each; listing and stat-ing them costs next to nothing).
+ */
 function libraryFor(o: CuratedToolsOptions): Library {
   const base = o.cwd ?? process.cwd()
-  return loadLibrary([...(o.shipped === false ? [] : [SHIPPED_RECIPES_DIR]), ...o.config.dirs.map((d) => resolve(base, d))])
+  const dirs = [...(o.shipped === false ? [] : [SHIPPED_RECIPES_DIR]), ...o.config.dirs.map((d) => resolve(base, d))]
+  const signature = JSON.stringify(dirs.map((d) => {
+    try {
+      return recipeFiles(d).map((f) => {
+        const st = statSync(f)
+        return [f, st.mtimeMs, st.size]
+      })
+    } catch {
+      return d
+    }
+  }))
+  const hit = cache.get(o)
+  if (hit?.signature === signature) return hit.library
+  const library = loadLibrary(dirs)
+  cache.set(o, { signature, library })
+  return library
 }
 
 function paramsOf(args: { params?: unknown }): Params {

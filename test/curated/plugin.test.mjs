@@ -175,3 +175,26 @@ test('the plugin module loads the shipped library plus configured dirs, with a s
   const r = await ctx.tools.execute({ callId: 'm1', name: search, arguments: { query: 'directory tree' }, signal: new AbortController().signal })
   assert.ok(r.value.recipes.some((x) => x.id === 'files.remove_tree'))
 })
+
+test('a change to a library file is seen by the next call', async () => {
+  const lib = mkdtempSync(join(tmpdir(), 'curated-live-'))
+  try {
+    mkdirSync(join(lib, 'files'))
+    const file = join(lib, 'files', 'remove-tree.yaml')
+    const { readFileSync } = await import('node:fs')
+    const original = readFileSync(join(fixtures, 'runnable/files/remove-tree.yaml'), 'utf8')
+    writeFileSync(file, original)
+    const ctx = new Context()
+    await ctx.plugin(SystemPrompt, {})
+    await ctx.plugin(ToolRuntime, {})
+    await ctx.plugin({ name: 'curated-live', inject: ['tools'], apply: (c) => curated.mountCuratedTools(c, {
+      config: { dirs: [lib], timeoutMs: 1000, searchLimit: 5 }, shipped: false, platform: 'linux', runCommand: async () => assert.fail('nothing runs'),
+    }) })
+    const titles = async () => (await ctx.tools.execute({ callId: `s${Math.random()}`, name: search, arguments: {}, signal: new AbortController().signal })).value.recipes.map((r) => r.title)
+    assert.deepEqual(await titles(), ['Delete a directory tree'])
+    writeFileSync(file, original.replace('title: Delete a directory tree', 'title: Remove a directory tree for good'))
+    assert.deepEqual(await titles(), ['Remove a directory tree for good'])
+  } finally {
+    rmSync(lib, { recursive: true, force: true })
+  }
+})
