@@ -28,6 +28,7 @@ The shipped library is always loaded; --dir DIR (repeatable) adds a library of y
 
 Common options:
       --dir DIR          an extra library directory (repeatable)
+      --no-shipped       leave the shipped library out (only --dir libraries)
   -h, --help             help for a subcommand (command-scout recipes render --help)
 
 Exit codes: 0 success, 1 failure (validation errors, a render refused), 2 usage error.
@@ -100,16 +101,17 @@ const OPTIONS = {
   category: { type: 'string' },
   tag: { type: 'string', multiple: true },
   risk: { type: 'string', multiple: true },
+  'no-shipped': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options']
 
-type Values = { dir?: string[]; format?: string; platform?: string; param?: string[]; category?: string; tag?: string[]; risk?: string[]; help?: boolean }
+type Values = { 'no-shipped'?: boolean; dir?: string[]; format?: string; platform?: string; param?: string[]; category?: string; tag?: string[]; risk?: string[]; help?: boolean }
 
 const ALLOWED: Record<string, (keyof Values)[]> = {
-  list: ['dir', 'format', 'category', 'tag', 'risk', 'help'],
-  show: ['dir', 'format', 'platform', 'help'],
-  render: ['dir', 'format', 'platform', 'param', 'help'],
-  validate: ['dir', 'format', 'help'],
+  list: ['dir', 'no-shipped', 'format', 'category', 'tag', 'risk', 'help'],
+  show: ['dir', 'no-shipped', 'format', 'platform', 'help'],
+  render: ['dir', 'no-shipped', 'format', 'platform', 'param', 'help'],
+  validate: ['dir', 'no-shipped', 'format', 'help'],
 }
 
 export async function recipesCommand(argv: string[], io: CliIo): Promise<number> {
@@ -160,8 +162,8 @@ function platformOf(values: Values): Platform {
   return p as Platform
 }
 
-function load(dirs: string[], io: CliIo): Library {
-  const library = loadLibrary([...shippedIfPresent(), ...dirs])
+function load(dirs: string[], io: CliIo, values: Values): Library {
+  const library = loadLibrary([...shippedIfPresent(values), ...dirs])
   const errors = library.issues.filter((i) => i.severity === 'error')
   if (errors.length) {
     const files = new Set(errors.map((e) => e.file)).size
@@ -171,8 +173,8 @@ function load(dirs: string[], io: CliIo): Library {
 }
 
 /** The shipped library, unless this copy of the package has none (a source checkout before any recipe). */
-function shippedIfPresent(): string[] {
-  return existsSync(SHIPPED_RECIPES_DIR) ? [SHIPPED_RECIPES_DIR] : []
+function shippedIfPresent(values: Values): string[] {
+  return !values['no-shipped'] && existsSync(SHIPPED_RECIPES_DIR) ? [SHIPPED_RECIPES_DIR] : []
 }
 
 function one(positionals: string[], sub: string): string {
@@ -184,7 +186,7 @@ function list(values: Values, words: string[], dirs: string[], io: CliIo): numbe
   const fmt = format(values, ['table', 'json'])
   if (values.category && !(CATEGORIES as readonly string[]).includes(values.category)) throw new Usage(`--category must be one of ${CATEGORIES.join(', ')}`)
   for (const r of values.risk ?? []) if (!(RISKS as readonly string[]).includes(r)) throw new Usage(`--risk must be one of ${RISKS.join(', ')}`)
-  const library = load(dirs, io)
+  const library = load(dirs, io, values)
   const found = searchLibrary(library, { text: words.join(' '), ...(values.category ? { category: values.category } : {}), ...(values.tag ? { tags: values.tag } : {}), ...(values.risk ? { risk: values.risk } : {}) })
   if (fmt === 'json') {
     io.stdout(JSON.stringify({ version: 1, recipes: found.map(summary), issues: library.issues }, null, 2) + '\n')
@@ -214,7 +216,7 @@ function show(values: Values, positionals: string[], dirs: string[], io: CliIo):
   const id = one(positionals, 'show')
   const fmt = format(values, ['text', 'json'])
   const platform = platformOf(values)
-  const library = load(dirs, io)
+  const library = load(dirs, io, values)
   const recipe = library.byId.get(id)
   if (!recipe) {
     try {
@@ -273,7 +275,7 @@ function render(values: Values, positionals: string[], dirs: string[], io: CliIo
   const fmt = format(values, ['text', 'json'])
   const platform = platformOf(values)
   const params = parseParams(values.param ?? [])
-  const library = load(dirs, io)
+  const library = load(dirs, io, values)
   let rendered: RenderedRecipe
   try {
     rendered = renderRecipe(library, id, { platform, params })
@@ -301,7 +303,7 @@ function validate(values: Values, paths: string[], dirs: string[], io: CliIo): n
   for (const t of targets) if (!existsSync(t)) throw new Usage(`${t} does not exist; pass a library directory or a recipe file`)
   // A recipe file stands for its library (two levels up); only its own issues are reported.
   const libraries = targets.map((t) => (statSync(t).isDirectory() ? t : dirname(dirname(t))))
-  const all = [...new Set([...shippedIfPresent().map(real), ...dirs.map(real), ...libraries.map(real)])]
+  const all = [...new Set([...shippedIfPresent(values).map(real), ...dirs.map(real), ...libraries.map(real)])]
   const issues = validateLibrary(all).filter((i) => targets.some((t) => within(real(i.file), real(t))))
   const errors = issues.filter((i) => i.severity === 'error').length
   const warnings = issues.length - errors
