@@ -54,7 +54,12 @@ test('editing the Makefile and the profile\'s patch layer mid-session changes th
         phase = 'await-dispatcher'
         return poll('the dispatcher')
       case 'await-dispatcher':
-        if (!(names.includes('recipe') && !names.some((n) => n.startsWith('make_')))) return poll('the dispatcher')
+        if (!(names.includes('recipe') && !names.some((n) => n.startsWith('make_')))) {
+          // dsh's launcher starts watching the profile's patch only after boot, and a change made
+          // while its watcher is still starting goes unseen: write it again now and then.
+          if (polls % 5 === 0) await writeFile(profilePatch, '- id: command-scout\n  config:\n    exposure: dispatcher\n')
+          return poll('the dispatcher')
+        }
         seen.push(['dispatcher-offered', index])
         phase = 'done'
         return { tool: 'recipe', args: { op: 'package' } }
@@ -67,7 +72,7 @@ test('editing the Makefile and the profile\'s patch layer mid-session changes th
   t.after(() => model.close())
   const r = await runDsh({ home, model, cwd: ws, timeoutMs: 100_000, args: ['--profile', 'headless', '--patch', home.deterministicPatch, 'package the app'] })
   assert.equal(r.code, 0, r.stderr)
-  assert.equal(r.stdout.trim(), 'all done', `phases: ${JSON.stringify(seen)}`)
+  assert.equal(r.stdout.trim(), 'all done', `phases: ${JSON.stringify(seen)}; last tools: ${toolNames(r.requests.at(-1)).join(',')}\nstderr:\n${r.stderr}`)
   const at = Object.fromEntries(seen)
   // before the edit: the fixture's targets only
   assert.ok(toolNames(r.requests[at.start]).includes('make_build'))
