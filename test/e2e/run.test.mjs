@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { REPO_ROOT, dshAvailable, makeHome, overlayYaml, runDsh, startScriptedModel, toolNames, toolResults, toolSchema } from './harness.mjs'
@@ -25,9 +25,10 @@ after(async () => {
 })
 
 /** A fixture workspace, an overlay with `config`, and a headless run driven by `steps`. */
-async function session({ steps, config, env, extraPatches = [] }) {
+async function session({ steps, config, env, extraPatches = [], makefileExtra = '' }) {
   const ws = await mkdtemp(join(scratch, 'ws-'))
   await cp(FIXTURE, ws, { recursive: true })
+  if (makefileExtra) await appendFile(join(ws, 'Makefile'), makefileExtra)
   const overlay = join(ws, '.overlay.yml')
   await writeFile(overlay, overlayYaml({ config, collectors: ['make'] }))
   const model = await startScriptedModel(steps)
@@ -110,4 +111,22 @@ test('where an approver answers, the ask carries the reason and the destructive 
   assert.match(r.stderr, /\[approval\] make_deploy: `make deploy` the task "deploy" deploys/)
   assert.match(toolResults(r.requests[1])[0].content, /^\$ make deploy\n\[exit code: 0\]/)
   assert.equal((await readFile(join(r.ws, 'deployed.txt'), 'utf8')).trim(), 'deployed')
+})
+
+// workspace-write also allows the temp dirs, so the probe needs a checkout that is not in one.
+const probeSkip = skip ?? ([tmpdir(), '/tmp'].some((t) => REPO_ROOT.startsWith(`${t}/`)) ? `the checkout is under a temp dir the sandbox lets commands write to (${REPO_ROOT})` : undefined)
+
+test('recipe commands run inside the harness sandbox, like bash: no writes outside the workspace', { skip: probeSkip }, async () => {
+  // Outside the workspace and outside the temp dirs workspace-write also allows.
+  const outsideDir = join(REPO_ROOT, '.cache', 'sandbox-probe')
+  await mkdir(outsideDir, { recursive: true })
+  const outside = join(outsideDir, `escape-${process.pid}.txt`)
+  const r = await session({
+    makefileExtra: `\n.PHONY: escape\nescape:\n\t@echo out > ${outside}\n`,
+    steps: [{ tool: 'make_escape', args: {} }, { tool: 'bash', args: { command: `echo out > ${outside}`, description: 'write outside' } }, { text: 'done' }],
+  })
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(toolResults(r.requests[1])[0].content, /\[exit code: 2\][\s\S]*Permission denied/)
+  assert.match(toolResults(r.requests[2])[1].content, /Permission denied/, 'bash is confined the same way')
+  assert.equal(existsSync(outside), false)
 })
