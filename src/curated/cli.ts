@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { CliIo } from '../cli.js'
 import { formatIssues } from './format.js'
 import { loadLibrary, recipeFiles, SHIPPED_RECIPES_DIR } from './load.js'
-import { RecipeRenderError, renderRecipe, stepsFor, supportedPlatforms, type RenderedRecipe } from './render.js'
+import { currentPlatform, RecipeRenderError, renderRecipe, stepsFor, supportedPlatforms, type RenderedRecipe } from './render.js'
 import { CATEGORIES, PLATFORMS, RISKS, type CuratedRecipe, type Library, type Platform } from './schema.js'
 import { searchLibrary } from './search.js'
 import { validateLibrary } from './validate.js'
@@ -110,10 +110,6 @@ const ALLOWED: Record<string, (keyof Values)[]> = {
   show: ['dir', 'format', 'platform', 'help'],
   render: ['dir', 'format', 'platform', 'param', 'help'],
   validate: ['dir', 'format', 'help'],
-}
-
-export function currentPlatform(): Platform {
-  return process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : 'linux'
 }
 
 export async function recipesCommand(argv: string[], io: CliIo): Promise<number> {

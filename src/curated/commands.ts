@@ -92,7 +92,10 @@ function writeReason(words: string[]): string | undefined {
       if (allowed && after.length > 0 && !after.some((a) => allowed.has(a))) return `\`git ${sub} ${after.join(' ')}\` changes the repository's settings`
       return undefined
     }
-    if (GIT_LISTING.has(sub) && after.every((a) => GIT_LISTING_READ_FLAGS.has(a) || (a.startsWith('--format') || a.startsWith('--sort')))) return undefined
+    if (GIT_LISTING.has(sub) && !(sub === 'stash' && after.length === 0) && after.every((a) => GIT_LISTING_READ_FLAGS.has(a) || (a.startsWith('--format') || a.startsWith('--sort')))) return undefined
+    // With --list, the other words of `git branch`/`git tag` are patterns to match, not names to create.
+    if ((sub === 'branch' || sub === 'tag') && after.some((a) => a === '--list' || a === '-l') && !after.some((a) => /^-[dDmMcCf]$|^--(delete|move|copy|force)$/.test(a))) return undefined
+    if (sub === 'clean' && after.some((a) => a === '--dry-run' || /^-[a-zA-Z]*n/.test(a))) return undefined
     return `\`git ${sub}\` changes the repository`
   }
   if (cmd === 'docker' || cmd === 'podman') {
@@ -117,14 +120,17 @@ function destructiveReason(words: string[]): string | undefined {
   const cmd = base(words[0] ?? '')
   const args = words.slice(1)
   const joined = args.join(' ')
-  if (['rm', 'shred', 'remove-item', 'del', 'erase', 'dropdb'].includes(cmd) || cmd.startsWith('mkfs')) return `\`${cmd}\` deletes data`
+  // Deleting one named file is a write; deleting a tree (`rm -r`, `Remove-Item -Recurse`) is destructive.
+  if (cmd === 'rm' && args.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === '--recursive')) return '`rm -r` deletes a directory tree'
+  if (cmd === 'remove-item' && args.some((a) => /^-r(ecurse)?$/i.test(a))) return '`Remove-Item -Recurse` deletes a directory tree'
+  if (['shred', 'dropdb'].includes(cmd) || cmd.startsWith('mkfs')) return `\`${cmd}\` destroys data`
   if (cmd === 'rd' && /\/s\b/i.test(joined)) return '`rd /s` deletes a directory tree'
   if (cmd === 'dd' && args.some((a) => a.startsWith('of='))) return '`dd of=` overwrites its target'
   if (cmd === 'truncate') return '`truncate` overwrites a file'
   if (cmd === 'git') {
     const sub = positionals(args)[0]
     if (sub === 'reset' && args.includes('--hard')) return '`git reset --hard` discards uncommitted changes'
-    if (sub === 'clean' && args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === '--force')) return '`git clean -f` deletes untracked files'
+    if (sub === 'clean' && args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === '--force') && !args.some((a) => a === '--dry-run' || /^-[a-zA-Z]*n/.test(a))) return '`git clean -f` deletes untracked files'
     if (sub === 'push' && args.some((a) => a === '-f' || a.startsWith('--force') || /^\+/.test(a))) return '`git push --force` overwrites remote history'
     if (sub === 'branch' && args.some((a) => a === '-D' || (a === '--delete' && args.includes('--force')))) return '`git branch -D` deletes an unmerged branch'
     if (sub === 'stash' && args.some((a) => a === 'drop' || a === 'clear')) return '`git stash drop/clear` deletes stashed changes'

@@ -37,6 +37,11 @@ export interface RenderOptions {
   params?: Record<string, ParamValue>
 }
 
+/** This machine's platform in the Specification's words. */
+export function currentPlatform(): Platform {
+  return process.platform === 'darwin' ? 'macos' : process.platform === 'win32' ? 'windows' : 'linux'
+}
+
 /** The platform whose steps `platform` uses: itself, or its `same_as` target. */
 export function stepsFor(recipe: CuratedRecipe, platform: Platform): readonly Step[] | undefined {
   const entry = recipe.platforms[platform]

@@ -151,7 +151,8 @@ function checkCommands(r: CuratedRecipe, report: Report): void {
     if (stepRisk === 'read_only') {
       const why = writes(c.run)
       if (why) report('E_RISK_UNDERSTATED', c.path, `step \`${c.run}\` of recipe \`${r.id}\` is marked read_only but ${why}; mark it low, medium or destructive`)
-    } else if (stepRisk !== 'destructive') {
+    } else if (stepRisk !== 'destructive' && c.kind === 'step') {
+      // Undo steps are exempt: removing what the recipe itself made (an archive, a branch) is their job.
       const why = destroys(c.run)
       if (why) report('E_RISK_UNDERSTATED', c.path, `step \`${c.run}\` of recipe \`${r.id}\` is marked ${stepRisk} but ${why}; mark it (and the recipe) destructive`)
     }

@@ -17,31 +17,46 @@ export interface Placeholder {
 /**
  * Lists the placeholders of a command and, for each, the quote it stands inside. A placeholder inside
  * quotes would break out of them once its value is quoted (`'{{x}}'` with x=`; rm -rf ~` gives
- * `''; rm -rf ~''`), so the validator refuses it. The scan follows POSIX and PowerShell quoting well
- * enough for this purpose: single quotes end at the next `'`, double quotes honour backslash escapes,
- * and a backtick (POSIX command substitution) counts as a quote.
+ * `''; rm -rf ~''`), so the validator refuses it. The scan follows POSIX quoting (which PowerShell's
+ * quotes resemble closely enough here) with a stack: single quotes end at the next `'`; double quotes
+ * honour backslash escapes; a command substitution (`$(...)` or backticks), even inside double quotes,
+ * starts a fresh context where quoting works again, so `"$(git log -- {{path}})"` is fine.
  */
 export function placeholders(command: string): Placeholder[] {
   const found: Placeholder[] = []
-  let quote: string | undefined
+  // 'cmd' = unquoted context (top level or inside $( )); '(' = a nested paren inside $( ).
+  const stack: string[] = ['cmd']
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!
+    const top = stack[stack.length - 1]!
     if (command.startsWith('{{', i)) {
       PLACEHOLDER.lastIndex = i
       const m = PLACEHOLDER.exec(command)
       if (m && m.index === i) {
-        found.push({ name: m[1]!, index: i, ...(quote ? { quotedBy: quote } : {}) })
+        found.push({ name: m[1]!, index: i, ...(top === '"' || top === "'" ? { quotedBy: top } : {}) })
         i += m[0].length - 1
         continue
       }
     }
-    if (quote === undefined) {
-      if (c === '\\') i++
-      else if (c === "'" || c === '"' || c === '`') quote = c
-    } else if (quote === '"') {
-      if (c === '\\') i++
-      else if (c === '"') quote = undefined
-    } else if (c === quote) quote = undefined
+    if (top === "'") {
+      if (c === "'") stack.pop()
+      continue
+    }
+    if (c === '\\') { i++; continue }
+    if (c === '$' && command[i + 1] === '(') { stack.push('cmd'); i++; continue }
+    if (c === '`') {
+      if (top === '`') stack.pop()
+      else stack.push('`')
+      continue
+    }
+    if (top === '"') {
+      if (c === '"') stack.pop()
+      continue
+    }
+    if (c === "'") stack.push("'")
+    else if (c === '"') stack.push('"')
+    else if (c === '(') stack.push('(')
+    else if (c === ')' && stack.length > 1) stack.pop()
   }
   return found
 }

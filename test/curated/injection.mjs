@@ -63,9 +63,13 @@ export function injected(command, work, sentinel) {
   return hit
 }
 
+const group = (commands) => commands.map((c) => `(\n${c}\n)`).join('\n')
+
 /**
  * Runs the injection checks on one recipe; returns how many (parameter, payload, platform) renders were
  * checked and how many were refused before quoting (pattern, option-looking or control-character values).
+ * All renders of one parameter go to one `bash -n` and one harness run; only a failure is narrowed
+ * down command by command, to name the one at fault.
  */
 export function checkRecipe(library, recipe) {
   const stats = { rendered: 0, refused: 0 }
@@ -76,6 +80,7 @@ export function checkRecipe(library, recipe) {
   try {
     const sentinel = join(work, 'SENTINEL')
     for (const p of strings) {
+      const commands = new Map() // command -> the value that produced it
       for (const value of payloads(sentinel)) {
         for (const platform of platforms) {
           let rendered
@@ -87,13 +92,22 @@ export function checkRecipe(library, recipe) {
             continue
           }
           stats.rendered++
-          const commands = [...rendered.commands.map((c) => c.command), ...rendered.verification.map((v) => v.command), ...rendered.undo.commands]
-          for (const command of commands) {
-            const syntax = spawnSync('bash', ['-n'], { input: command, encoding: 'utf8' })
-            assert.equal(syntax.status, 0, `${recipe.id}: bash -n failed for ${JSON.stringify(command)}: ${syntax.stderr}`)
-            assert.ok(!injected(command, work, sentinel), `${recipe.id}: ${p.name}=${JSON.stringify(value)} ran the injected command via ${JSON.stringify(command)}`)
-          }
+          for (const c of [...rendered.commands.map((x) => x.command), ...rendered.verification.map((v) => v.command), ...rendered.undo.commands]) commands.set(c, value)
         }
+      }
+      const all = [...commands.keys()]
+      if (!all.length) continue
+      if (spawnSync('bash', ['-n'], { input: group(all), encoding: 'utf8' }).status !== 0) {
+        for (const command of all) {
+          const syntax = spawnSync('bash', ['-n'], { input: command, encoding: 'utf8' })
+          assert.equal(syntax.status, 0, `${recipe.id}: bash -n failed for ${JSON.stringify(command)}: ${syntax.stderr}`)
+        }
+      }
+      if (injected(group(all), work, sentinel)) {
+        for (const command of all) {
+          assert.ok(!injected(command, work, sentinel), `${recipe.id}: ${p.name}=${JSON.stringify(commands.get(command))} ran the injected command via ${JSON.stringify(command)}`)
+        }
+        assert.fail(`${recipe.id}: ${p.name}: the injected command ran in the batch`)
       }
     }
   } finally {

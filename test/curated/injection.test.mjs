@@ -50,12 +50,13 @@ test('executed for real, a hostile line is appended verbatim and nothing else ru
 })
 
 const shipped = existsSync(SHIPPED_RECIPES_DIR) ? loadLibrary() : undefined
-test('no string parameter of the shipped library can inject a command', { skip: !shipped?.recipes.length && 'no shipped recipes in recipes/ yet' }, () => {
+test('no string parameter of the shipped library can inject a command', { skip: !shipped?.recipes.length && 'no shipped recipes in recipes/ yet' }, (t) => {
   const totals = { rendered: 0, refused: 0 }
   for (const recipe of shipped.recipes) {
     const s = checkRecipe(shipped, recipe)
     totals.rendered += s.rendered
     totals.refused += s.refused
   }
-  assert.ok(totals.rendered + totals.refused >= 0)
+  t.diagnostic(`${shipped.recipes.length} recipes: ${totals.rendered} hostile renders checked, ${totals.refused} refused before quoting`)
+  assert.ok(totals.rendered > 0, 'some string parameter was exercised')
 })

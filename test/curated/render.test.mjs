@@ -95,3 +95,15 @@ test('PowerShell quoting doubles straight and typographic single quotes', () => 
   assert.equal(quotePowerShell('@x'), "'@x'")
   assert.equal(quotePowerShell('plain.txt'), 'plain.txt')
 })
+
+test('placeholders: quoting context is tracked through command substitutions', async () => {
+  const { placeholders } = await import('../../dist/src/curated/template.js')
+  const q = (cmd) => placeholders(cmd).map((p) => `${p.name}:${p.quotedBy ?? '-'}`)
+  assert.deepEqual(q('ls {{a}}'), ['a:-'])
+  assert.deepEqual(q("echo '{{a}}' \"{{b}}\""), ["a:'", 'b:"'])
+  assert.deepEqual(q('git checkout "$(git rev-list -n 1 HEAD -- {{path}})^" -- {{path}}'), ['path:-', 'path:-'])
+  assert.deepEqual(q('echo "$(echo "{{x}}")"'), ['x:"'])
+  assert.deepEqual(q('echo `ls {{x}}` "a\\"{{y}}"'), ['x:-', 'y:"'])
+  assert.deepEqual(q("echo $'{{x}}' \\'{{y}}"), ["x:'", 'y:-'])
+  assert.deepEqual(q('echo "$( (cd {{d}}) )" {{e}}'), ['d:-', 'e:-'])
+})
