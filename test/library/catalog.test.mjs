@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { validateLibrary, formatIssues, CATEGORIES } from '../../dist/src/curated/index.js'
-import { library, recipesDir } from './harness.mjs'
+import { library, recipesDir, render, assertBashSyntax } from './harness.mjs'
 
 const here = new URL('.', import.meta.url).pathname
 
@@ -52,4 +52,29 @@ test('every recipe outside docker is rendered and run by a test in test/library'
   const rendered = new Set([...sources.matchAll(/render\('([a-z]+\.[a-z0-9_]+)'/g)].map((m) => m[1]))
   const missing = library.recipes.filter((r) => r.category !== 'docker' && !rendered.has(r.id)).map((r) => r.id)
   assert.deepEqual(missing, [], 'recipes without a test')
+})
+
+/** Values tried, in order, for a parameter without a default: the first its pattern accepts is used. */
+const SAMPLES = ['web', 'shop', 'public.orders', 'notes.txt', 'backup.dump', 'export.csv', 'site.tar.gz', 'abc1234', 'feature/login',
+  'https://example.com/file.tar.gz', 'example.com', 'fix typo in README', 'lodash', 'reader', '/var/log/app', '20']
+
+test('every recipe renders on every platform it declares; the macOS and Linux renders pass bash -n', () => {
+  let renders = 0
+  for (const r of library.recipes) {
+    const params = {}
+    for (const p of r.parameters.filter((x) => x.default === undefined)) {
+      const value = p.type === 'enum' ? p.values[0] : p.type === 'number' ? 1 : SAMPLES.find((v) => !p.pattern || new RegExp(p.pattern).test(v))
+      assert.ok(value !== undefined, `${r.id}: no sample value fits parameter ${p.name}`)
+      params[p.name] = value
+    }
+    for (const platform of Object.keys(r.platforms)) {
+      const out = render(r.id, params, platform)
+      assert.equal(out.risk, r.risk)
+      assert.ok(out.commands.length > 0 && out.verification.length > 0, `${r.id} on ${platform}`)
+      assert.doesNotMatch(JSON.stringify(out), /\{\{\s*[a-z_]+\s*\}\}/, `${r.id} on ${platform} left a placeholder`)
+      if (platform !== 'windows') assertBashSyntax(out)
+      renders++
+    }
+  }
+  assert.ok(renders >= library.recipes.length * 2)
 })
