@@ -21,6 +21,7 @@ const ADVISORIES = { tiny: [{ id: 4242, title: 'Prototype pollution in tiny', se
 before(async () => {
   registryDir = (await sh('mktemp -d')).stdout.trim()
   registry = await startRegistry(registryDir, PACKAGES, ADVISORIES)
+  await installTemplate()
 })
 after(async () => {
   await registry?.close()
@@ -35,16 +36,28 @@ function npmEnv(dir) {
   }
 }
 
-/** An app depending on left@^1 and mid (which pulls in tiny), installed from the local registry. */
+/** The installed app every test starts from: app/ (left@^1 and mid, which pulls in tiny) and its npm-cache/. */
+let template
+
+async function installTemplate() {
+  template = join(registryDir, 'template')
+  await mkdir(join(template, 'app'), { recursive: true })
+  await writeFile(join(template, 'app/package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies: { left: '^1.0.0', mid: '1.0.0' } }, null, 2))
+  const r = await sh('npm install --no-audit', { cwd: join(template, 'app'), env: npmEnv(template) })
+  assert.equal(r.code, 0, r.stderr)
+}
+
+/** A copy of the installed app (or, with install: false, just its package.json) in a fresh directory. */
 async function app(t, { install = true } = {}) {
   const dir = await tempDir(t, 'scout-node-')
   const cwd = join(dir, 'app')
-  await mkdir(cwd)
-  await writeFile(join(cwd, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true, dependencies: { left: '^1.0.0', mid: '1.0.0' } }, null, 2))
   const env = npmEnv(dir)
   if (install) {
-    const r = await sh('npm install --no-audit', { cwd, env })
+    const r = await sh(`cp -a '${template}/app' '${template}/npm-cache' '${dir}/'`)
     assert.equal(r.code, 0, r.stderr)
+  } else {
+    await mkdir(cwd)
+    await writeFile(join(cwd, 'package.json'), await readFile(join(template, 'app/package.json')))
   }
   return { dir, cwd, env }
 }

@@ -23,6 +23,6 @@ if [ "${#_scout_missing[@]}" -gt 0 ]; then
   fi
 fi
 # The newest installed server's bin dir (initdb, pg_ctl are not on PATH in Debian's layout).
-_scout_pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+_scout_pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -n "$_scout_pg_bin" ]; then export COMMAND_SCOUT_PG_BIN="$_scout_pg_bin"; fi
 unset _scout_missing _scout_pg_bin
