@@ -11,7 +11,8 @@ import {
 
 export type Path = readonly (string | number)[]
 /** Where a report points: the value at `path` (default) or the key that names it. */
-export type Report = (code: RuleCode, path: Path, message: string, options?: { at?: 'key' | 'value'; severity?: 'error' | 'warning' }) => void
+/** `offset`: a character offset inside a single-line plain scalar value (to point at a placeholder). */
+export type Report = (code: RuleCode, path: Path, message: string, options?: { at?: 'key' | 'value'; severity?: 'error' | 'warning'; offset?: number }) => void
 
 const TOP_FIELDS = ['id', 'version', 'title', 'description', 'category', 'tags', 'risk', 'requires_confirmation', 'parameters', 'platforms', 'verification', 'undo', 'pitfalls', 'related'] as const
 const REQUIRED_TOP = ['id', 'version', 'title', 'description', 'category', 'tags', 'risk', 'requires_confirmation', 'platforms', 'verification', 'undo'] as const

@@ -18,7 +18,7 @@ export const SHIPPED_RECIPES_DIR = fileURLToPath(new URL('../../../recipes', imp
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 /** Where each loaded recipe's nodes are, for rules that run after loading. */
-export type Locate = (path: Path, at?: 'key' | 'value') => { line: number; column: number }
+export type Locate = (path: Path, at?: 'key' | 'value', offset?: number) => { line: number; column: number }
 
 export interface LoadedFile {
   file: string
@@ -89,7 +89,7 @@ function layout(file: string, message: string): ValidationIssue {
 }
 
 function locator(doc: Document | undefined, lines: LineCounter): Locate {
-  return (path, at = 'value') => {
+  return (path, at = 'value', offset = 0) => {
     let node: unknown = doc?.contents
     let found: Node | undefined = node as Node | undefined
     let keyNode: Node | undefined
@@ -108,8 +108,10 @@ function locator(doc: Document | undefined, lines: LineCounter): Locate {
       } else { complete = false; break }
     }
     const target = at === 'key' && complete && keyNode ? keyNode : found
-    const offset = target?.range?.[0] ?? 0
-    const pos = lines.linePos(offset)
+    let start = target?.range?.[0] ?? 0
+    // Inside a plain one-line scalar, source and value agree character for character.
+    if (offset && complete && isScalar(target) && target.type === 'PLAIN' && typeof target.value === 'string' && !target.value.includes('\n')) start += offset
+    const pos = lines.linePos(start)
     return { line: pos.line, column: pos.col }
   }
 }
@@ -146,7 +148,7 @@ export function loadFile(file: string, dir: string): LoadedFile {
     return loaded
   }
   const report: Report = (code, path, message, options) => {
-    const pos = loaded.locate(path, options?.at)
+    const pos = loaded.locate(path, options?.at, options?.offset)
     issues.push({ code, severity: options?.severity ?? 'error', file, line: pos.line, column: pos.column, message })
   }
   const recipe = decodeRecipe(doc.toJS({ maxAliasCount: 100 }), file, dir, report)

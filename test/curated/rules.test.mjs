@@ -66,3 +66,10 @@ test('SHIPPED_RECIPES_DIR is the package recipes/ folder', async () => {
   const { SHIPPED_RECIPES_DIR } = await import('../../dist/src/curated/index.js')
   assert.equal(SHIPPED_RECIPES_DIR, new URL('../../recipes', import.meta.url).pathname)
 })
+
+test('placeholder problems point at the placeholder itself', () => {
+  const [quoted] = validateLibrary([join(invalid, 'E_PLACEHOLDER_QUOTED')])
+  assert.deepEqual([quoted.line, quoted.column], [17, 22])
+  const [undefinedParam] = validateLibrary([join(invalid, 'E_PARAM_UNDEFINED')])
+  assert.deepEqual([undefinedParam.line, undefinedParam.column], [22, 38])
+})
