@@ -130,3 +130,20 @@ test('recipe commands run inside the harness sandbox, like bash: no writes outsi
   assert.match(toolResults(r.requests[2])[1].content, /Permission denied/, 'bash is confined the same way')
   assert.equal(existsSync(outside), false)
 })
+
+test('names against the real registry: the built-ins are the ones the book reserves, and a target named like one gets a suffix', { skip }, async () => {
+  const r = await session({
+    config: { naming: { style: 'flat' } },
+    makefileExtra: '\n.PHONY: read bash\nread:\n\t@echo own-read\nbash:\n\t@echo own-bash\n',
+    steps: [{ tool: 'read_2', args: {} }, { text: 'done' }],
+  })
+  assert.equal(r.code, 0, r.stderr)
+  const names = toolNames(r.requests[0])
+  assert.equal(new Set(names).size, names.length, 'every tool name is unique')
+  const ours = ['build', 'test', 'deploy', 'clean', 'slow', 'read_2', 'bash_2']
+  for (const name of ours) assert.ok(names.includes(name), `${name} offered`)
+  const builtins = names.filter((n) => !ours.includes(n))
+  const { RESERVED_TOOL_NAMES } = await import('../../dist/src/recipe-book.js')
+  assert.deepEqual(builtins.filter((n) => !RESERVED_TOOL_NAMES.has(n)), [], 'the reserved list covers every built-in of the headless tree')
+  assert.match(toolResults(r.requests[1])[0].content, /^\$ make read\n\[exit code: 0\][\s\S]*own-read/)
+})
