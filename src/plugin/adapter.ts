@@ -87,8 +87,14 @@ class RecipeTools {
     }
     for (const [toolName, want] of wanted) {
       if (this.registered.has(toolName)) continue
-      const dispose = this.ctx.tools.register(want.make())
-      this.registered.set(toolName, { signature: want.signature, dispose, recipe: want.recipe, book: want.book })
+      try {
+        const dispose = this.ctx.tools.register(want.make())
+        this.registered.set(toolName, { signature: want.signature, dispose, recipe: want.recipe, book: want.book })
+      } catch (error) {
+        // Another plugin took the name since the names were assigned, or the adapter is unloading:
+        // the next change retries; the harness keeps running either way.
+        this.ctx.logger?.(name).warn('tool %s not registered: %s', toolName, (error as Error)?.message ?? error)
+      }
     }
   }
 
