@@ -14,7 +14,7 @@ import { RESERVED_TOOL_NAMES, type RecipeBook } from '../recipe-book.js'
 import { askBeforeRunning } from './approval.js'
 import { LiveBook } from './live-book.js'
 import { RecipeBookService, type BookCollector } from './recipes.js'
-import { classifyCommandRisk } from './risk.js'
+import { classifyRecipeRisk } from './risk.js'
 import { AdapterConfig, normalizeAdapterConfig } from './schema.js'
 import { runInHarnessShell } from './shell-run.js'
 import { dispatcherCommand, dispatcherTool, recipeTool, recipeToolCommand, type RunRecipe } from './tools.js'
@@ -68,7 +68,7 @@ class RecipeTools {
       const names = book.assignToolNames(this.config.naming.style, reserved)
       for (const recipe of book.entries()) {
         const toolName = names.get(recipe.id)!
-        const risk = classifyCommandRisk(recipe.command).reason
+        const risk = classifyRecipeRisk(recipe, recipe.command).reason
         wanted.set(toolName, {
           signature: JSON.stringify([recipe, risk]),
           recipe,
@@ -87,8 +87,14 @@ class RecipeTools {
     }
     for (const [toolName, want] of wanted) {
       if (this.registered.has(toolName)) continue
-      const dispose = this.ctx.tools.register(want.make())
-      this.registered.set(toolName, { signature: want.signature, dispose, recipe: want.recipe, book: want.book })
+      try {
+        const dispose = this.ctx.tools.register(want.make())
+        this.registered.set(toolName, { signature: want.signature, dispose, recipe: want.recipe, book: want.book })
+      } catch (error) {
+        // Another plugin took the name since the names were assigned, or the adapter is unloading:
+        // the next change retries; the harness keeps running either way.
+        this.ctx.logger?.(name).warn('tool %s not registered: %s', toolName, (error as Error)?.message ?? error)
+      }
     }
   }
 
@@ -100,13 +106,24 @@ class RecipeTools {
       ? { recipe: reg.recipe, command: recipeToolCommand(reg.recipe, exec.arguments) }
       : reg.book ? dispatcherCommand(reg.book, exec.arguments) : undefined
     if (!target) return undefined // an op that doesn't resolve fails in execute with the task list
-    const risk = classifyCommandRisk(target.command)
+    const risk = classifyRecipeRisk(target.recipe, target.command)
     return risk.destructive ? `\`${target.command}\` ${risk.reason}` : undefined
   }
 
   disposeAll(): void {
     for (const reg of this.registered.values()) reg.dispose()
     this.registered.clear()
+  }
+}
+
+/** Problems in the user's manifests go to the harness log once each (the person reads them there). */
+function reportNewDiagnostics(ctx: Context, diagnostics: readonly Diagnostic[], reported: Set<string>): void {
+  for (const d of diagnostics) {
+    const where = `${d.file}${d.line ? `:${d.line}` : ''}`
+    const key = `${d.source}\0${where}\0${d.message}`
+    if (reported.has(key)) continue
+    reported.add(key)
+    ctx.logger?.(name)[d.severity === 'error' ? 'warn' : 'info']('%s (%s): %s', where, d.source, d.message)
   }
 }
 
@@ -119,9 +136,11 @@ export default class CommandScout extends RecipeBookService {
   constructor(ctx: Context, rowConfig: AdapterConfig) {
     super(ctx)
     const config = normalizeAdapterConfig(rowConfig)
+    const reported = new Set<string>()
     const live = new LiveBook(resolve(process.cwd(), config.root), {
       onChange: () => {
         core.tools.sync()
+        reportNewDiagnostics(ctx, live.diagnostics(), reported)
         ctx.emit('recipes/change')
       },
     })

@@ -2,6 +2,7 @@
  * The live recipe book: contributions and collectors over one root, kept current by a file
  * watcher. No Cordis here; `adapter.ts` wraps it as the `ctx.recipes` service.
  */
+import { statSync } from 'node:fs'
 import { basename, relative, sep } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
 import { BUILTIN_SOURCES, createDiagnostic, type Diagnostic, type Recipe } from '../recipe.js'
@@ -72,7 +73,10 @@ export class LiveBook {
   }
 
   diagnostics(): readonly Diagnostic[] {
-    this.#diagnostics ??= [...this.#entries.values()].flatMap((e) => e.diagnostics)
+    this.#diagnostics ??= [
+      ...(isDirectory(this.root) ? [] : [createDiagnostic({ source: 'scan', file: '.', message: `scan root ${this.root} is not a directory; set the command-scout row's \`root\` to a folder (relative to the working directory)` })]),
+      ...[...this.#entries.values()].flatMap((e) => e.diagnostics),
+    ]
     return this.#diagnostics
   }
 
@@ -182,6 +186,14 @@ export class LiveBook {
     for (const key of keys) this.#run(key)
     const after = JSON.stringify(keys.map((k) => this.#entries.get(k)).map((e) => e && [e.recipes, e.diagnostics]))
     if (after !== before) this.#changed()
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
   }
 }
 

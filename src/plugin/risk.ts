@@ -277,3 +277,17 @@ function isBuildOutput(target: string): boolean {
 function truncate(text: string, max = 80): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`
 }
+
+/** Sources whose recipe description is the command body itself (a package script's line, a deno task's). */
+const BODY_SOURCES = new Set(['scripts', 'deno'])
+
+/**
+ * A recipe call's risk: its command line (with the call's arguments), and, where the collector
+ * records it, the body the runner will execute (`"ship": "npm publish"` runs as `npm run ship`).
+ */
+export function classifyRecipeRisk(recipe: { source: string; description: string }, command: string): CommandRisk {
+  const risk = classifyCommandRisk(command)
+  if (risk.destructive || !BODY_SOURCES.has(recipe.source) || !recipe.description) return risk
+  const body = classifyCommandRisk(recipe.description)
+  return body.destructive ? { destructive: true, reason: `runs \`${truncate(recipe.description, 60)}\`, which ${body.reason}` } : risk
+}

@@ -25,10 +25,11 @@ after(async () => {
 })
 
 /** A fixture workspace, an overlay with `config`, and a headless run driven by `steps`. */
-async function session({ steps, config, env, extraPatches = [], makefileExtra = '' }) {
+async function session({ steps, config, env, extraPatches = [], makefileExtra = '', prepare }) {
   const ws = await mkdtemp(join(scratch, 'ws-'))
   await cp(FIXTURE, ws, { recursive: true })
   if (makefileExtra) await appendFile(join(ws, 'Makefile'), makefileExtra)
+  await prepare?.(ws)
   const overlay = join(ws, '.overlay.yml')
   await writeFile(overlay, overlayYaml({ config, collectors: ['make'] }))
   const model = await startScriptedModel(steps)
@@ -129,4 +130,34 @@ test('recipe commands run inside the harness sandbox, like bash: no writes outsi
   assert.match(toolResults(r.requests[1])[0].content, /\[exit code: 2\][\s\S]*Permission denied/)
   assert.match(toolResults(r.requests[2])[1].content, /Permission denied/, 'bash is confined the same way')
   assert.equal(existsSync(outside), false)
+})
+
+test('names against the real registry: the built-ins are the ones the book reserves, and a target named like one gets a suffix', { skip }, async () => {
+  const r = await session({
+    config: { naming: { style: 'flat' } },
+    makefileExtra: '\n.PHONY: read bash\nread:\n\t@echo own-read\nbash:\n\t@echo own-bash\n',
+    steps: [{ tool: 'read_2', args: {} }, { text: 'done' }],
+  })
+  assert.equal(r.code, 0, r.stderr)
+  const names = toolNames(r.requests[0])
+  assert.equal(new Set(names).size, names.length, 'every tool name is unique')
+  const ours = ['build', 'test', 'deploy', 'clean', 'slow', 'read_2', 'bash_2']
+  for (const name of ours) assert.ok(names.includes(name), `${name} offered`)
+  const builtins = names.filter((n) => !ours.includes(n))
+  const { RESERVED_TOOL_NAMES } = await import('../../dist/src/recipe-book.js')
+  assert.deepEqual(builtins.filter((n) => !RESERVED_TOOL_NAMES.has(n)), [], 'the reserved list covers every built-in of the headless tree')
+  assert.match(toolResults(r.requests[1])[0].content, /^\$ make read\n\[exit code: 0\][\s\S]*own-read/)
+})
+
+test('a third-party collector is one more row: its tools join the book in dsh', { skip }, async () => {
+  const collector = join(scratch, 'gradle.yml')
+  await writeFile(collector, `- insert:\n    - id: gradle-collector\n      name: '${join(REPO_ROOT, 'test/fixtures/e2e/gradle-collector.mjs')}'\n`)
+  const r = await session({
+    extraPatches: [collector],
+    steps: [(request) => (toolNames(request).includes('gradle_assemble') ? { tool: 'gradle_assemble', args: {} } : { text: 'no gradle tool' }), { text: 'done' }],
+    prepare: async (dir) => writeFile(join(dir, 'build.gradle'), 'task assemble\n'),
+  })
+  assert.equal(r.code, 0, r.stderr)
+  assert.ok(toolNames(r.requests[0]).includes('make_build'))
+  assert.match(toolResults(r.requests[1])[0].content, /^\$ echo gradle assemble\n\[exit code: 0\][\s\S]*gradle assemble/)
 })

@@ -156,3 +156,11 @@ test('a bad config is refused with the field and the fix', async (t) => {
   assert.equal(app.ctx.get('recipes'), undefined)
   assert.deepEqual(app.names().filter((n) => n.startsWith('make_')), [])
 })
+
+test('a root that is not a directory gives a diagnostic and no tools, not a crash', async (t) => {
+  const repo = await tempRepo({ empty: true })
+  const app = await startApp({ root: join(repo.dir, 'missing') })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  assert.deepEqual(app.ours(), [])
+  assert.match(app.ctx.recipes.diagnostics()[0].message, /scan root .*missing is not a directory; set the command-scout row's `root`/)
+})

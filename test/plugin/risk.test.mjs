@@ -84,3 +84,12 @@ test('text that merely mentions a word is not a command', () => {
   assert.equal(classifyCommandRisk('grep -r publish src').destructive, false)
   assert.equal(classifyCommandRisk('make build # then deploy').destructive, false)
 })
+
+test('a package script is judged by its body too: `npm run ship` runs `npm publish`', async () => {
+  const { classifyRecipeRisk } = await import('../../dist/src/plugin/risk.js')
+  const ship = { source: 'scripts', description: 'npm run build && npm publish --access public' }
+  assert.match(classifyRecipeRisk(ship, 'npm run ship').reason, /^runs `npm run build && npm publish --access public`, which publishes a package/)
+  assert.equal(classifyRecipeRisk({ source: 'scripts', description: 'vite build' }, 'npm run build').destructive, false)
+  // a Makefile's description is prose, not the body: only the command line counts
+  assert.equal(classifyRecipeRisk({ source: 'make', description: 'npm publish wrapper docs' }, 'make docs').destructive, false)
+})

@@ -134,3 +134,19 @@ test('output past the shell\'s capture budget is cut with a clear marker', async
   assert.match(rendered, /\[\.\.\. \d+ earlier characters of stdout not shown \.\.\.\]/)
   assert.ok(rendered.length < 40_000, 'the model sees a bounded tail')
 })
+
+test('npm script arguments go after `--`, so flags reach the script', async (t) => {
+  const repo = await tempRepo({ empty: true })
+  const { writeFile } = await import('node:fs/promises')
+  const { createRecipe } = await import('../../dist/src/recipe.js')
+  await writeFile(join(repo.dir, 'show.js'), 'console.log(process.argv.slice(2).join(" "))\n')
+  await writeFile(join(repo.dir, 'package.json'), JSON.stringify({ name: 'x', private: true, scripts: { show: 'node show.js' } }))
+  const app = await startApp({ root: repo.dir, collectors: [] })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  // the recipe as the scripts collector makes it for npm
+  app.ctx.recipes.contribute('scripts', [createRecipe({ source: 'scripts', runner: 'npm', name: 'show', command: 'npm run show', file: 'package.json', argsSeparator: '--', description: 'node show.js' })])
+  const result = await app.call('npm_show', { args: '--watch --port 8080' })
+  assert.equal(result.value.command, 'npm run show -- --watch --port 8080')
+  assert.equal(result.value.exitCode, 0, result.value.stderr)
+  assert.match(result.value.stdout, /^--watch --port 8080$/m)
+})
