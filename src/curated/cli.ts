@@ -3,94 +3,18 @@ import { existsSync, realpathSync, statSync } from 'node:fs'
 import { dirname, resolve, sep } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { CliIo } from '../cli.js'
+import { HELP } from './cli-help.js'
 import { formatIssues } from './format.js'
 import { loadLibrary, recipeFiles, SHIPPED_RECIPES_DIR } from './load.js'
-import { currentPlatform, RecipeRenderError, renderRecipe, stepsFor, supportedPlatforms, type RenderedRecipe } from './render.js'
+import { currentPlatform, RecipeRenderError, renderRecipe, supportedPlatforms, type RenderedRecipe } from './render.js'
 import { CATEGORIES, PLATFORMS, RISKS, type CuratedRecipe, type Library, type Platform } from './schema.js'
 import { searchLibrary } from './search.js'
+import { listTable, renderText, showText } from './view.js'
 import { validateLibrary } from './validate.js'
 
 const EXIT = { OK: 0, FAILED: 1, USAGE: 2 } as const
 
 class Usage extends Error {}
-
-const HELP: Record<string, string> = {
-  recipes: `command-scout recipes: curated how-to recipes (list, show, render, validate)
-
-Usage:
-  command-scout recipes list [WORDS...] [--category C] [--tag T]... [--risk R] [--format table|json]
-  command-scout recipes show ID [--platform P] [--format text|json]
-  command-scout recipes render ID [--platform P] [--param NAME=VALUE]... [--format text|json]
-  command-scout recipes validate [PATHS...] [--format text|json]
-
-The shipped library is always loaded; --dir DIR (repeatable) adds a library of your own
-(<DIR>/<category>/<slug>.yaml). Ids must be unique: on a clash the shipped recipe wins.
-
-Common options:
-      --dir DIR          an extra library directory (repeatable)
-  -h, --help             help for a subcommand (command-scout recipes render --help)
-
-Exit codes: 0 success, 1 failure (validation errors, a render refused), 2 usage error.
-`,
-  list: `command-scout recipes list: search the library
-
-Usage: command-scout recipes list [WORDS...] [options]
-
-Every word must appear in a recipe's id, title, tags, description or pitfalls; matches in the
-id, title and tags rank first.
-
-Options:
-      --category C       one of ${CATEGORIES.join(', ')}
-      --tag T            a tag the recipe must have (repeatable; all must match)
-      --risk R           one of ${RISKS.join(', ')} (repeatable: any of them)
-  -f, --format FMT       table (default) or json
-      --dir DIR          an extra library directory (repeatable)
-
-Examples:
-  command-scout recipes list undo commit
-  command-scout recipes list --category docker --risk destructive --format json
-`,
-  show: `command-scout recipes show: a recipe for people, with its risk, steps, verification and undo
-
-Usage: command-scout recipes show ID [options]
-
-Options:
-  -p, --platform P       ${PLATFORMS.join(', ')} (default: this machine's)
-  -f, --format FMT       text (default) or json (the recipe as written)
-      --dir DIR          an extra library directory (repeatable)
-
-Example:
-  command-scout recipes show git.undo_last_commit --platform macos
-`,
-  render: `command-scout recipes render: the commands of a recipe, parameters filled in and shell-quoted
-
-Usage: command-scout recipes render ID [options]
-
-Options:
-  -p, --platform P       ${PLATFORMS.join(', ')} (default: this machine's)
-      --param NAME=VALUE a parameter value (repeatable); defaults fill the rest
-  -f, --format FMT       text (default) or json (the Specification's render response)
-      --dir DIR          an extra library directory (repeatable)
-
-Examples:
-  command-scout recipes render git.undo_last_commit --format json
-  command-scout recipes render network.check_port --param port=3000
-`,
-  validate: `command-scout recipes validate: check recipe files against every rule of the Specification
-
-Usage: command-scout recipes validate [PATHS...] [options]
-
-PATHS are library directories (holding <category>/<slug>.yaml) or single recipe files; the
-default is the shipped library. The shipped library is loaded too, so related ids and id
-clashes are checked against it, but only problems in PATHS are reported.
-
-Options:
-  -f, --format FMT       text (default; just-style errors on stderr) or json
-      --dir DIR          an extra library directory (repeatable)
-
-Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage error.
-`,
-}
 
 const OPTIONS = {
   dir: { type: 'string', multiple: true },
@@ -100,16 +24,17 @@ const OPTIONS = {
   category: { type: 'string' },
   tag: { type: 'string', multiple: true },
   risk: { type: 'string', multiple: true },
+  'no-shipped': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options']
 
-type Values = { dir?: string[]; format?: string; platform?: string; param?: string[]; category?: string; tag?: string[]; risk?: string[]; help?: boolean }
+type Values = { 'no-shipped'?: boolean; dir?: string[]; format?: string; platform?: string; param?: string[]; category?: string; tag?: string[]; risk?: string[]; help?: boolean }
 
 const ALLOWED: Record<string, (keyof Values)[]> = {
-  list: ['dir', 'format', 'category', 'tag', 'risk', 'help'],
-  show: ['dir', 'format', 'platform', 'help'],
-  render: ['dir', 'format', 'platform', 'param', 'help'],
-  validate: ['dir', 'format', 'help'],
+  list: ['dir', 'no-shipped', 'format', 'category', 'tag', 'risk', 'help'],
+  show: ['dir', 'no-shipped', 'format', 'platform', 'help'],
+  render: ['dir', 'no-shipped', 'format', 'platform', 'param', 'help'],
+  validate: ['dir', 'no-shipped', 'format', 'help'],
 }
 
 export async function recipesCommand(argv: string[], io: CliIo): Promise<number> {
@@ -160,8 +85,8 @@ function platformOf(values: Values): Platform {
   return p as Platform
 }
 
-function load(dirs: string[], io: CliIo): Library {
-  const library = loadLibrary([...shippedIfPresent(), ...dirs])
+function load(dirs: string[], io: CliIo, values: Values): Library {
+  const library = loadLibrary([...shippedIfPresent(values), ...dirs])
   const errors = library.issues.filter((i) => i.severity === 'error')
   if (errors.length) {
     const files = new Set(errors.map((e) => e.file)).size
@@ -171,8 +96,8 @@ function load(dirs: string[], io: CliIo): Library {
 }
 
 /** The shipped library, unless this copy of the package has none (a source checkout before any recipe). */
-function shippedIfPresent(): string[] {
-  return existsSync(SHIPPED_RECIPES_DIR) ? [SHIPPED_RECIPES_DIR] : []
+function shippedIfPresent(values: Values): string[] {
+  return !values['no-shipped'] && existsSync(SHIPPED_RECIPES_DIR) ? [SHIPPED_RECIPES_DIR] : []
 }
 
 function one(positionals: string[], sub: string): string {
@@ -184,7 +109,7 @@ function list(values: Values, words: string[], dirs: string[], io: CliIo): numbe
   const fmt = format(values, ['table', 'json'])
   if (values.category && !(CATEGORIES as readonly string[]).includes(values.category)) throw new Usage(`--category must be one of ${CATEGORIES.join(', ')}`)
   for (const r of values.risk ?? []) if (!(RISKS as readonly string[]).includes(r)) throw new Usage(`--risk must be one of ${RISKS.join(', ')}`)
-  const library = load(dirs, io)
+  const library = load(dirs, io, values)
   const found = searchLibrary(library, { text: words.join(' '), ...(values.category ? { category: values.category } : {}), ...(values.tag ? { tags: values.tag } : {}), ...(values.risk ? { risk: values.risk } : {}) })
   if (fmt === 'json') {
     io.stdout(JSON.stringify({ version: 1, recipes: found.map(summary), issues: library.issues }, null, 2) + '\n')
@@ -194,9 +119,7 @@ function list(values: Values, words: string[], dirs: string[], io: CliIo): numbe
     io.stderr(library.recipes.length ? 'No recipe matches; try fewer words or filters.\n' : 'The library is empty; add recipes with --dir DIR.\n')
     return EXIT.OK
   }
-  const idWidth = Math.max(...found.map((r) => r.id.length))
-  const riskWidth = Math.max(...found.map((r) => r.risk.length))
-  io.stdout('Available recipes:\n' + found.map((r) => `    ${r.id.padEnd(idWidth)}  ${r.risk.padEnd(riskWidth)}  ${r.title}\n`).join(''))
+  io.stdout(listTable(found))
   return EXIT.OK
 }
 
@@ -204,17 +127,11 @@ function summary(r: CuratedRecipe) {
   return { id: r.id, version: r.version, title: r.title, category: r.category, tags: r.tags, risk: r.risk, requires_confirmation: r.requires_confirmation || r.risk === 'destructive', platforms: supportedPlatforms(r), file: r.file }
 }
 
-/** The risk line people read first. */
-export function riskLine(risk: string, confirm: boolean): string {
-  const label = { read_only: 'read-only (inspects, changes nothing)', low: 'low (reversible with a routine command)', medium: 'medium (changes state; undo documented)', destructive: 'DESTRUCTIVE' }[risk] ?? risk
-  return `risk: ${label}${confirm ? ' — asks for confirmation' : ''}`
-}
-
 function show(values: Values, positionals: string[], dirs: string[], io: CliIo): number {
   const id = one(positionals, 'show')
   const fmt = format(values, ['text', 'json'])
   const platform = platformOf(values)
-  const library = load(dirs, io)
+  const library = load(dirs, io, values)
   const recipe = library.byId.get(id)
   if (!recipe) {
     try {
@@ -230,31 +147,7 @@ function show(values: Values, positionals: string[], dirs: string[], io: CliIo):
     io.stdout(JSON.stringify(rest, null, 2) + '\n')
     return EXIT.OK
   }
-  const out: string[] = []
-  out.push(`${r.title}  (${r.id} v${r.version})`, riskLine(r.risk, r.requires_confirmation || r.risk === 'destructive'), '', r.description.trim(), '')
-  if (r.parameters.length) {
-    out.push('Parameters:')
-    for (const p of r.parameters) {
-      const type = p.type === 'enum' ? `one of ${p.values?.join(', ')}` : p.pattern_description ? `${p.type}, ${p.pattern_description}` : p.type
-      out.push(`    ${p.name}  (${type}${p.default !== undefined ? `; default ${JSON.stringify(p.default)}` : '; required'})  ${p.description}`)
-    }
-    out.push('')
-  }
-  const steps = stepsFor(r, platform)
-  if (!steps) out.push(`Steps: none for ${platform}; this recipe supports ${supportedPlatforms(r).join(', ')}.`)
-  else {
-    const alias = r.platforms[platform]?.same_as
-    out.push(`Steps (${platform}${alias ? `, same as ${alias}` : ''}):`)
-    steps.forEach((s, i) => out.push(`  ${i + 1}. ${s.purpose}${s.risk && s.risk !== r.risk ? `  [${s.risk}]` : ''}`, `       $ ${s.run}`))
-  }
-  out.push('', 'Verify:')
-  for (const v of r.verification) out.push(`    $ ${v.run}`, `      expect: ${v.expect}`)
-  out.push('', r.undo.possible ? 'Undo:' : 'Undo: not possible')
-  for (const s of r.undo.steps ?? []) out.push(`    ${s.purpose}`, `      $ ${s.run}`)
-  if (r.undo.note) out.push(`    note: ${r.undo.note}`)
-  if (r.pitfalls.length) out.push('', 'Pitfalls:', ...r.pitfalls.map((p) => `  - ${p}`))
-  if (r.related.length) out.push('', `Related: ${r.related.join(', ')}`)
-  io.stdout(out.join('\n') + '\n')
+  io.stdout(showText(r, platform))
   return EXIT.OK
 }
 
@@ -273,7 +166,7 @@ function render(values: Values, positionals: string[], dirs: string[], io: CliIo
   const fmt = format(values, ['text', 'json'])
   const platform = platformOf(values)
   const params = parseParams(values.param ?? [])
-  const library = load(dirs, io)
+  const library = load(dirs, io, values)
   let rendered: RenderedRecipe
   try {
     rendered = renderRecipe(library, id, { platform, params })
@@ -282,15 +175,7 @@ function render(values: Values, positionals: string[], dirs: string[], io: CliIo
     throw error
   }
   if (fmt === 'json') return io.stdout(JSON.stringify(rendered, null, 2) + '\n'), EXIT.OK
-  const title = library.byId.get(id)!.title
-  const out = [`${title}  (${rendered.id} v${rendered.version}, ${platform})`, riskLine(rendered.risk, rendered.requires_confirmation), '']
-  rendered.commands.forEach((c, i) => out.push(`# ${i + 1}. ${c.purpose}${c.risk !== rendered.risk ? `  [${c.risk}]` : ''}`, c.command))
-  out.push('', '# Verify:')
-  for (const v of rendered.verification) out.push(`${v.command}    # expect: ${v.expect}`)
-  out.push('', rendered.undo.possible ? '# Undo:' : '# Undo: not possible')
-  out.push(...rendered.undo.commands)
-  if (rendered.undo.note) out.push(`# ${rendered.undo.note}`)
-  io.stdout(out.join('\n') + '\n')
+  io.stdout(renderText(rendered, library.byId.get(id)!.title, platform))
   return EXIT.OK
 }
 
@@ -301,7 +186,7 @@ function validate(values: Values, paths: string[], dirs: string[], io: CliIo): n
   for (const t of targets) if (!existsSync(t)) throw new Usage(`${t} does not exist; pass a library directory or a recipe file`)
   // A recipe file stands for its library (two levels up); only its own issues are reported.
   const libraries = targets.map((t) => (statSync(t).isDirectory() ? t : dirname(dirname(t))))
-  const all = [...new Set([...shippedIfPresent().map(real), ...dirs.map(real), ...libraries.map(real)])]
+  const all = [...new Set([...shippedIfPresent(values).map(real), ...dirs.map(real), ...libraries.map(real)])]
   const issues = validateLibrary(all).filter((i) => targets.some((t) => within(real(i.file), real(t))))
   const errors = issues.filter((i) => i.severity === 'error').length
   const warnings = issues.length - errors

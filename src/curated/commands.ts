@@ -76,10 +76,52 @@ function stripPrefixes(words: string[]): string[] {
 const base = (word: string) => word.replace(/^.*[\\/]/, '').toLowerCase()
 const positionals = (words: string[]) => words.filter((w) => !w.startsWith('-'))
 
+/**
+ * The commands a simple command runs on its behalf: `find -exec CMD ... ;`, `xargs CMD ...`, and the
+ * script of `sh -c '...'` (classified as a command line of its own).
+ */
+function nested(words: string[]): { argv: string[][]; scripts: string[] } {
+  const cmd = base(words[0] ?? '')
+  const argv: string[][] = []
+  const scripts: string[] = []
+  if (cmd === 'find') {
+    words.forEach((w, i) => {
+      if (['-exec', '-execdir', '-ok', '-okdir'].includes(w)) {
+        const end = words.findIndex((x, j) => j > i && (x === ';' || x === '+' || x === '\\;'))
+        argv.push(words.slice(i + 1, end === -1 ? undefined : end))
+      }
+    })
+  } else if (cmd === 'xargs') {
+    const i = words.findIndex((w, j) => j > 0 && !w.startsWith('-'))
+    if (i > 0) argv.push(words.slice(i))
+  } else if (['sh', 'bash', 'zsh', 'dash'].includes(cmd)) {
+    const i = words.findIndex((w) => /^-[a-z]*c$/.test(w))
+    if (i > 0 && words[i + 1]) scripts.push(words[i + 1]!)
+  }
+  return { argv, scripts }
+}
+
+function viaNested(words: string[], reason: (w: string[]) => string | undefined, line: (c: string) => string | undefined): string | undefined {
+  const { argv, scripts } = nested(words)
+  for (const a of argv) {
+    const r = reason(stripPrefixes(a))
+    if (r) return r
+  }
+  for (const script of scripts) {
+    const r = line(script)
+    if (r) return r
+  }
+  return undefined
+}
+
 /** Why a simple command writes, or undefined when it only reads (as far as these lists know). */
 function writeReason(words: string[]): string | undefined {
+  const inner = viaNested(words, (w) => writeReason(w) ?? destructiveReason(w), (c) => writes(c))
+  if (inner) return inner
   const cmd = base(words[0] ?? '')
   const args = words.slice(1)
+  if (cmd === 'kill' && args[0] === '-0') return undefined // only asks whether the process exists
+  if (cmd === 'find' && args.includes('-delete')) return '`find -delete` deletes the files it matches'
   if (WRITE_COMMANDS.has(cmd) || cmd.startsWith('mkfs.')) return `\`${cmd}\` changes files or processes`
   if ((cmd === 'sed' || cmd === 'perl') && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a === '--in-place')) return `\`${cmd} -i\` edits files in place`
   if (cmd === 'git') {
@@ -117,8 +159,13 @@ function writeReason(words: string[]): string | undefined {
 
 /** Why a simple command deletes or overwrites (the Specification's "destructive"), if it does. */
 function destructiveReason(words: string[]): string | undefined {
+  const inner = viaNested(words, destructiveReason, (c) => destroys(c))
+  if (inner) return inner
   const cmd = base(words[0] ?? '')
   const args = words.slice(1)
+  // Deleting only empty directories (`-empty -delete`) loses no data; any other `find -delete` does.
+  if (cmd === 'find' && args.includes('-delete') && !args.includes('-empty')) return '`find -delete` deletes the files it matches'
+  if ((cmd === 'find' || cmd === 'xargs') && nested(words).argv.some((a) => ['rm', 'shred', 'unlink'].includes(base(stripPrefixes(a)[0] ?? '')))) return `\`${cmd} ... rm\` deletes every file ${cmd} passes it`
   const joined = args.join(' ')
   // Deleting one named file is a write; deleting a tree (`rm -r`, `Remove-Item -Recurse`) is destructive.
   if (cmd === 'rm' && args.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === '--recursive')) return '`rm -r` deletes a directory tree'
@@ -181,7 +228,7 @@ const SAFETY: ReadonlyArray<readonly [SafetyFinding['code'], RegExp, string, str
   ['E_INLINE_CREDENTIAL', /\b(?:mysql|mysqldump|mysqladmin)\b.*\s-p[^\s-]/i, 'passes a MySQL password inline (`-p<password>`)', 'use `-p` alone to be prompted, or an option file'],
   ['E_INLINE_CREDENTIAL', /\b(?:[A-Z_]*(?:PASSWORD|PASSWD|TOKEN|SECRET|API_KEY|ACCESS_KEY)|MYSQL_PWD)=(?!\$)\S/, 'sets a credential variable inline', 'let the user export it beforehand or read it from a file'],
   ['E_INLINE_CREDENTIAL', /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@{}]+:[^/\s@{}]+@/i, 'embeds a user:password in a URL', 'use a credential helper or prompt instead'],
-  ['E_INLINE_CREDENTIAL', /\b(?:-u|--user)\s+[^\s:]+:\S+/i, 'passes user:password inline', 'pass only the user name and let the tool prompt'],
+  ['E_INLINE_CREDENTIAL', /\bcurl\b[^;&|]*\s(?:-u|--user)\s*[^\s:-][^\s:]*:\S+/i, 'passes user:password inline', 'pass only the user name and let curl prompt, or use a .netrc file'],
   ['E_INLINE_CREDENTIAL', /authorization:\s*(?:bearer|basic|token)\s+(?!\$)[A-Za-z0-9._~+/=-]{6,}/i, 'embeds an authorization token', 'read the token from an environment variable the user sets'],
   ['E_DISABLES_SECURITY', /\bsetenforce\s+(?:0|permissive)\b/i, 'turns SELinux enforcement off', 'fix the file contexts or policy instead'],
   ['E_DISABLES_SECURITY', /\bchmod\b[^;&|]*\s(?:0?777|a\+rwx|ugo\+rwx|o\+w|a\+w)\b/i, 'makes files writable by everyone', 'grant the narrowest permission the task needs (e.g. 755, u+w)'],

@@ -12,13 +12,8 @@ import { checkRecipe } from './rules.js'
 import type { CuratedRecipe, Library, RuleCode, ValidationIssue } from './schema.js'
 
 /** The package's own `recipes/` folder (from `src/curated/` or `dist/src/curated/`). */
-export const SHIPPED_RECIPES_DIR = shippedDir()
-
-function shippedDir(): string {
-  const here = fileURLToPath(new URL('.', import.meta.url))
-  const up = here.split(sep).includes('dist') ? '../../../recipes' : '../../recipes'
-  return fileURLToPath(new URL(up, import.meta.url))
-}
+/** The package's own `recipes/` folder; this module runs from `dist/src/curated/`. */
+export const SHIPPED_RECIPES_DIR = fileURLToPath(new URL('../../../recipes', import.meta.url))
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
@@ -47,18 +42,32 @@ function listFiles(dir: string, issues: ValidationIssue[]): string[] {
     issues.push({ code: 'E_DIR_UNREADABLE', severity: 'error', file: dir, message: `library directory \`${dir}\` cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); pass a directory that holds \`<category>/<slug>.yaml\` files` })
     return files
   }
+  const isDir = (path: string) => {
+    try {
+      return statSync(path).isDirectory()
+    } catch {
+      return false // a dangling link: as a file, reading it reports the problem
+    }
+  }
   for (const name of entries) {
     if (name.startsWith('.')) continue
     const path = join(dir, name)
-    if (!statSync(path).isDirectory()) {
+    if (!isDir(path)) {
       if (isYaml(name)) issues.push(layout(path, `recipe file \`${path}\` is not inside a category folder; move it to \`${join(dir, '<category>', name)}\``))
       continue
     }
     const walk = (sub: string, depth: number) => {
-      for (const inner of readdirSync(sub).sort()) {
+      let inners: string[]
+      try {
+        inners = readdirSync(sub).sort()
+      } catch (error) {
+        issues.push({ code: 'E_DIR_UNREADABLE', severity: 'error', file: sub, message: `folder \`${sub}\` cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); fix its permissions or remove it` })
+        return
+      }
+      for (const inner of inners) {
         if (inner.startsWith('.')) continue
         const p = join(sub, inner)
-        if (statSync(p).isDirectory()) walk(p, depth + 1)
+        if (isDir(p)) walk(p, depth + 1)
         else if (isYaml(inner)) {
           if (depth > 0) issues.push(layout(p, `recipe file \`${p}\` is nested too deep; move it to \`${join(dir, name, inner)}\``))
           else files.push(p)

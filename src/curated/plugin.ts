@@ -130,10 +130,11 @@ export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
     output: {
       schema: JSON_OUT,
       render: (_args, value) => {
-        const v = value as { recipes: { id: string; risk: string; title: string; parameters: { name: string; type: string; required: boolean }[] }[]; total: number }
-        if (!v.recipes.length) return text('No curated recipe matches; try fewer or other words.')
+        const v = value as { recipes: { id: string; risk: string; title: string; parameters: { name: string; type: string; required: boolean }[] }[]; total: number; invalidFiles: number }
+        const note = v.invalidFiles ? `\n(${v.invalidFiles} recipe file${v.invalidFiles === 1 ? '' : 's'} failed validation and ${v.invalidFiles === 1 ? 'is' : 'are'} left out; \`command-scout recipes validate\` names the problems)` : ''
+        if (!v.recipes.length) return text(`No curated recipe matches; try fewer or other words.${note}`)
         const lines = v.recipes.map((r) => `${r.id} [${r.risk}] ${r.title}${r.parameters.length ? ` (params: ${r.parameters.map((p) => `${p.name}${p.required ? '' : '?'}: ${p.type}`).join(', ')})` : ''}`)
-        return text(`${lines.join('\n')}${v.total > v.recipes.length ? `\n(${v.total - v.recipes.length} more; narrow the search)` : ''}`)
+        return text(`${lines.join('\n')}${v.total > v.recipes.length ? `\n(${v.total - v.recipes.length} more; narrow the search)` : ''}${note}`)
       },
     },
     isConcurrencySafe: () => true,
@@ -147,6 +148,7 @@ export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
       })
       return {
         total: found.length,
+        invalidFiles: new Set(library.issues.filter((i) => i.severity === 'error').map((i) => i.file)).size,
         recipes: found.slice(0, o.config.searchLimit).map((r) => ({
           id: r.id, title: r.title, category: r.category, risk: r.risk, tags: [...r.tags],
           requires_confirmation: r.requires_confirmation || r.risk === 'destructive',

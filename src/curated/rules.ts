@@ -136,6 +136,7 @@ function checkCommands(r: CuratedRecipe, report: Report): void {
     for (const ph of placeholders(c.run)) {
       used.add(ph.name)
       if (!declared.has(ph.name)) report('E_PARAM_UNDEFINED', c.path, `\`{{${ph.name}}}\` in recipe \`${r.id}\` names no declared parameter; declare it under \`parameters:\` or fix the name${closest(ph.name, declared)}`)
+      else if (ph.quotedBy === '$') report('E_PLACEHOLDER_QUOTED', c.path, `\`{{${ph.name}}}\` in recipe \`${r.id}\` directly follows \`$\`, so its value would be read as a variable or escape sequence; remove the \`$\``)
       else if (ph.quotedBy) report('E_PLACEHOLDER_QUOTED', c.path, `\`{{${ph.name}}}\` in recipe \`${r.id}\` stands inside ${ph.quotedBy} quotes; remove the quotes around it (the value is quoted when rendered)`)
     }
     for (const f of safetyFindings(c.run)) report(f.code, c.path, `command \`${c.run}\` of recipe \`${r.id}\` ${f.reason}; ${f.fix}`)

@@ -10,7 +10,7 @@ export interface Placeholder {
   name: string
   /** Offset of `{{` in the command. */
   index: number
-  /** The quote the placeholder stands in, if any: `'`, `"` or `` ` ``. */
+  /** The quote the placeholder stands in (`'` or `"`), or `$` when it directly follows a `$`. */
   quotedBy?: string
 }
 
@@ -33,7 +33,9 @@ export function placeholders(command: string): Placeholder[] {
       PLACEHOLDER.lastIndex = i
       const m = PLACEHOLDER.exec(command)
       if (m && m.index === i) {
-        found.push({ name: m[1]!, index: i, ...(top === '"' || top === "'" ? { quotedBy: top } : {}) })
+        // Right after `$` a value would be read as a variable name or as `$'...'` escapes.
+        const quotedBy = top === '"' || top === "'" ? top : command[i - 1] === '$' ? '$' : undefined
+        found.push({ name: m[1]!, index: i, ...(quotedBy ? { quotedBy } : {}) })
         i += m[0].length - 1
         continue
       }

@@ -140,7 +140,13 @@ export class LiveBook {
       awaitWriteFinish: false,
     })
     this.#watcherReady = new Promise((resolve) => {
-      this.#watcher!.once('ready', () => resolve())
+      this.#watcher!.once('ready', () => {
+        // A manifest written while the watcher was still scanning the tree raised no event:
+        // re-run every collector once (cheap, static reads; no change means no event).
+        for (const [key, entry] of this.#entries) if (entry.collector) this.#dirty.add(key)
+        this.#schedule()
+        resolve()
+      })
       this.#watcher!.once('error', () => resolve())
     })
     this.#watcher.on('all', (_event, path) => this.#onFile(path))
@@ -155,7 +161,12 @@ export class LiveBook {
       if (!entry.collector) continue
       if (entry.files.has(rel) || entry.collector.manifestNames.includes(name)) this.#dirty.add(key)
     }
-    if (this.#dirty.size === 0) return
+    this.#schedule()
+  }
+
+  /** Re-scans the dirty collectors after a quiet period of debounceMs. */
+  #schedule(): void {
+    if (this.#dirty.size === 0 || this.#closed) return
     if (this.#timer) clearTimeout(this.#timer)
     this.#timer = setTimeout(() => {
       this.#timer = undefined

@@ -11,7 +11,9 @@ const bin = new URL('../../bin/command-scout', import.meta.url).pathname
 async function run(...argv) {
   let stdout = ''
   let stderr = ''
-  const code = await main(['recipes', ...argv], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: fixtures })
+  // The fixture libraries reuse ids of the shipped library, so the shipped one stays out unless a test asks.
+  const isolated = argv.includes('--with-shipped') ? argv.filter((a) => a !== '--with-shipped') : [...argv, ...(['list', 'show', 'render', 'validate'].includes(argv[0]) && !argv.includes('--help') ? ['--no-shipped'] : [])]
+  const code = await main(['recipes', ...isolated], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), cwd: fixtures })
   return { code, stdout, stderr }
 }
 
@@ -113,4 +115,15 @@ test('the launcher runs `recipes validate` and passes the exit code through', ()
   const r = spawnSync(process.execPath, [bin, 'recipes', 'validate', join(fixtures, 'invalid', 'E_UNKNOWN_RISK')], { encoding: 'utf8' })
   assert.equal(r.status, 1)
   assert.match(r.stderr, /risk `high` of recipe `files\.list_dir` is not a risk level; use one of read_only, low, medium, destructive \[E_UNKNOWN_RISK\]/)
+})
+
+test('with the shipped library loaded, a --dir recipe clashing with a shipped id is left out and the shipped one serves', async () => {
+  const r = await run('show', 'git.undo_last_commit', '--dir', valid, '--format', 'json', '--with-shipped')
+  assert.equal(r.code, 0)
+  assert.match(JSON.parse(r.stdout).file, /\/recipes\/git\/undo-last-commit\.yaml$/)
+  assert.match(r.stderr, /recipe files? failed validation and (is|are) left out; run `command-scout recipes validate/)
+  const v = await run('validate', valid, '--with-shipped')
+  assert.equal(v.code, 1)
+  assert.match(v.stderr, /id `git\.undo_last_commit` is already used by `[^`]*\/recipes\/git\/undo-last-commit\.yaml`; the first one is kept/)
+  assert.doesNotMatch(v.stderr, /——▶ [^\n]*\/recipes\//, 'only problems in the given paths are reported')
 })

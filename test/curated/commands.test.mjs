@@ -56,3 +56,17 @@ test('imperative titles: plain verb first, no gerund, third person, past tense o
   for (const t of ['Undoing the last commit', 'Undoes the last commit', 'Removed stale branches', 'Undo the last commit.', 'How to undo a commit', 'undo the last commit', 'The last commit'])
     assert.ok(notImperative(t), t)
 })
+
+test('commands run on behalf of find, xargs and sh -c are classified too', () => {
+  assert.match(destroys('find . -name "*.orig" -delete') ?? '', /find -delete/)
+  assert.equal(destroys('find . -type d -empty -delete'), undefined, 'only empty directories')
+  assert.match(writes('find . -type d -empty -delete') ?? '', /find -delete/)
+  assert.match(destroys('find . -type f -exec rm -f {} +') ?? '', /deletes every file find passes it/)
+  assert.match(destroys('ls | xargs rm -f') ?? '', /xargs/)
+  assert.match(destroys('sh -c "rm -rf build"') ?? '', /rm -r/)
+  assert.equal(writes('find . -exec ls -l {} \\;'), undefined)
+  assert.equal(writes('xargs -0 wc -l'), undefined)
+  assert.equal(writes('kill -0 123'), undefined, 'kill -0 only checks')
+  assert.deepEqual(safetyFindings('docker run -u 1000:1000 alpine id'), [], 'uid:gid is not a credential')
+  assert.deepEqual(safetyFindings('curl -u bob:secret https://x').map((f) => f.code), ['E_INLINE_CREDENTIAL'])
+})

@@ -198,3 +198,15 @@ test('a change to a library file is seen by the next call', async () => {
     rmSync(lib, { recursive: true, force: true })
   }
 })
+
+test('search tells the model when recipe files were left out for failing validation', async () => {
+  const ctx = new Context()
+  await ctx.plugin(SystemPrompt, {})
+  await ctx.plugin(ToolRuntime, {})
+  await ctx.plugin({ name: 'curated-invalid', inject: ['tools'], apply: (c) => curated.mountCuratedTools(c, {
+    config: { dirs: [join(fixtures, 'runnable'), join(fixtures, 'invalid', 'E_TITLE_TOO_LONG')], timeoutMs: 1000, searchLimit: 5 }, shipped: false, platform: 'linux', runCommand: async () => assert.fail('nothing runs'),
+  }) })
+  const r = await ctx.tools.execute({ callId: 'i1', name: search, arguments: { query: 'directory' }, signal: new AbortController().signal })
+  assert.equal(r.value.invalidFiles, 1)
+  assert.match(r.content[0].text, /\(1 recipe file failed validation and is left out; `command-scout recipes validate` names the problems\)$/)
+})

@@ -106,4 +106,5 @@ test('placeholders: quoting context is tracked through command substitutions', a
   assert.deepEqual(q('echo `ls {{x}}` "a\\"{{y}}"'), ['x:-', 'y:"'])
   assert.deepEqual(q("echo $'{{x}}' \\'{{y}}"), ["x:'", 'y:-'])
   assert.deepEqual(q('echo "$( (cd {{d}}) )" {{e}}'), ['d:-', 'e:-'])
+  assert.deepEqual(q('echo ${{v}} $({{w}})'), ['v:$', 'w:-'])
 })

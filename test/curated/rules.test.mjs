@@ -45,3 +45,24 @@ test('a file with an error is not served by loadLibrary, and loading never throw
   assert.equal(lib.issues[0].code, 'E_TITLE_TOO_LONG')
   for (const code of Object.keys(RULES)) assert.doesNotThrow(() => loadLibrary(dirsOf(join(invalid, code))))
 })
+
+test('a dangling link and a non-YAML file do not crash loading', async () => {
+  const { mkdtempSync, mkdirSync, symlinkSync, writeFileSync, rmSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const dir = mkdtempSync(join(tmpdir(), 'curated-odd-'))
+  try {
+    mkdirSync(join(dir, 'files'))
+    symlinkSync(join(dir, 'nowhere.yaml'), join(dir, 'files', 'gone.yaml'))
+    writeFileSync(join(dir, 'files', 'README.md'), '# notes\n')
+    const lib = loadLibrary([dir])
+    assert.deepEqual(lib.issues.map((i) => i.code), ['E_YAML_SYNTAX'])
+    assert.match(lib.issues[0].message, /cannot be read/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('SHIPPED_RECIPES_DIR is the package recipes/ folder', async () => {
+  const { SHIPPED_RECIPES_DIR } = await import('../../dist/src/curated/index.js')
+  assert.equal(SHIPPED_RECIPES_DIR, new URL('../../recipes', import.meta.url).pathname)
+})

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { REPO_ROOT, dshAvailable, makeHome, runDsh, startScriptedModel, toolNames, toolResults, toolSchema } from './harness.mjs'
+import { REPO_ROOT, dshAvailable, dshPlugin, makeHome, packPackage, runDsh, startScriptedModel, toolNames, toolResults, toolSchema } from './harness.mjs'
 
 const skip = dshAvailable()
 const RUNNABLE = join(REPO_ROOT, 'test/fixtures/curated/runnable')
@@ -82,4 +82,29 @@ test('where an approver answers, the ask names the recipe and its risk, and the 
   assert.match(result.content, /^Delete a directory tree \(files\.remove_tree, linux, risk destructive\): done, verified\n/)
   assert.match(result.content, /\$ rm -r 'old build'\n\[exit 0/)
   assert.equal(existsSync(join(r.ws, 'old build')), false)
+})
+
+test('installed as a bundle, the tools search the library shipped inside the package', { skip }, async (t) => {
+  const bundleHome = await makeHome()
+  t.after(bundleHome.cleanup)
+  const tarball = await packPackage(scratch)
+  const added = await dshPlugin({ home: bundleHome, profile: 'headless', args: ['add', tarball] })
+  assert.equal(added.code, 0, added.stderr + added.stdout)
+  const ws = await mkdtemp(join(scratch, 'ws-'))
+  const model = await startScriptedModel([
+    { tool: 'curated_recipe_search', args: { query: 'undo commit', category: 'git' } },
+    { tool: 'curated_recipe_render', args: { id: 'git.undo_last_commit' } },
+    { text: 'found' },
+  ])
+  try {
+    const r = await runDsh({ home: bundleHome, model, cwd: ws, args: ['--profile', 'headless', '--patch', bundleHome.deterministicPatch, 'how do I undo a commit'] })
+    assert.equal(r.code, 0, r.stderr)
+    assert.ok(toolNames(r.requests[0]).includes('curated_recipe_search'))
+    assert.match(toolResults(r.requests[1])[0].content, /^git\.undo_last_commit \[\w+\] /m)
+    const rendered = JSON.parse(toolResults(r.requests[2]).at(-1).content)
+    assert.equal(rendered.id, 'git.undo_last_commit')
+    assert.ok(rendered.commands.length > 0)
+  } finally {
+    await model.close()
+  }
 })
