@@ -38,7 +38,7 @@ describe('files recipes', { concurrency: true }, () => {
     const names = steps[0].stdout.trim().split('\n').map((l) => l.split('\t')[1])
     assert.deepEqual(names, [dir, join(dir, 'b'), join(dir, 'a')])
     assert.match(steps[1].stdout, /Filesystem/)
-    assert.match(verified.trim(), new RegExp(`^1\\.[0-9]M\\s+${dir}$`))
+    assert.match(verified.trim(), new RegExp(`^[0-9.]+[KM]\\s+${dir}$`))
   })
 
   test('files.find_recently_changed_files lists only files changed in the window', async (t) => {
@@ -94,14 +94,19 @@ describe('files recipes', { concurrency: true }, () => {
     const r = render('files.restore_tar_backup', { archive: 'site.tar.gz', destination: 'restored' })
     assertBashSyntax(r)
     assert.equal(r.undo.possible, false)
-    const { verified } = await runRecipe(r, { cwd: dir })
-    assert.equal(verified.trim(), 'restored files match the archive')
+    const { steps, verified } = await runRecipe(r, { cwd: dir })
+    assert.equal(steps[3].stdout, '', 'tar --diff finds no difference')
+    assert.equal(verified, '', 'no archived entry is missing')
+    assert.equal((await sh('diff -r site restored/site', { cwd: dir })).code, 0)
     assert.equal(await readFile(join(dir, 'restored/site/index.html'), 'utf8'), 'original')
     // A second restore over an edited file must fail and keep the edit.
     await writeFile(join(dir, 'restored/site/index.html'), 'edited')
     const again = await sh(r.commands[2].command, { cwd: dir })
     assert.notEqual(again.code, 0)
     assert.equal(await readFile(join(dir, 'restored/site/index.html'), 'utf8'), 'edited')
+    // The verification notices a file missing from the destination.
+    await sh('rm restored/site/img/logo.svg', { cwd: dir })
+    assert.equal((await sh(r.verification[0].command, { cwd: dir })).stdout, 'missing site/img/logo.svg\n')
   })
 
   test('files.bulk_rename_files renames by replacing text, never overwriting; undo renames back', async (t) => {
@@ -127,6 +132,10 @@ describe('files recipes', { concurrency: true }, () => {
     const groups = out.trim().split('\n\n').map((g) => g.split('\n').map((l) => l.slice(66)).sort())
     assert.deepEqual(groups.sort(), [['./a.txt', './sub/copy of a.txt'], ['./c.txt', './d/c2.txt']])
     assert.equal(verified.trim(), '2')
+    // The macOS variant (shasum and awk instead of GNU uniq -w) uses tools this machine has too: same groups.
+    const mac = render('files.find_duplicate_files', { path: '.' }, 'macos')
+    const { out: macOut } = await runRecipe(mac, { cwd: dir })
+    assert.deepEqual(macOut.trim().split('\n\n').map((g) => g.split('\n').map((l) => l.slice(66)).sort()).sort(), groups.sort())
   })
 
   test('files.fix_permissions sets 755/644 and the undo restores the saved modes', async (t) => {

@@ -90,6 +90,9 @@ describe('network recipes', { concurrency: true }, () => {
     assert.match(steps[1].stdout, new RegExp(`^node\\s+${pid}\\s`, 'm'))
     assert.match(steps[2].stdout, new RegExp(`^\\s*${pid}\\s.*node -e`, 'm'))
     assert.equal(verified.trim(), String(pid))
+    // The macOS steps (lsof and ps, no ss) run here as well.
+    const mac = await runRecipe(render('network.find_process_on_port', { port }, 'macos'))
+    assert.match(mac.steps[1].stdout, new RegExp(`^\\s*${pid}\\s.*node -e`, 'm'))
   })
 
   test('network.kill_process_on_port stops the listener and frees the port', { skip: needs('lsof') }, async (t) => {
