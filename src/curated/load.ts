@@ -151,7 +151,15 @@ export function loadFile(file: string, dir: string): LoadedFile {
     const pos = loaded.locate(path, options?.at, options?.offset)
     issues.push({ code, severity: options?.severity ?? 'error', file, line: pos.line, column: pos.column, message })
   }
-  const recipe = decodeRecipe(doc.toJS({ maxAliasCount: 100 }), file, dir, report)
+  let raw: unknown
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 })
+  } catch (error) {
+    // yaml refuses documents whose aliases expand without bound ("billion laughs").
+    issues.push({ code: 'E_YAML_SYNTAX', severity: 'error', file, line: 1, column: 1, message: `recipe file cannot be expanded: ${(error as Error).message}; write the values out instead of through aliases` })
+    return loaded
+  }
+  const recipe = decodeRecipe(raw, file, dir, report)
   if (!recipe) return loaded
   checkRecipe(recipe, report)
   if (loaded.expectedId) {

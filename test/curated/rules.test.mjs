@@ -73,3 +73,21 @@ test('placeholder problems point at the placeholder itself', () => {
   const [undefinedParam] = validateLibrary([join(invalid, 'E_PARAM_UNDEFINED')])
   assert.deepEqual([undefinedParam.line, undefinedParam.column], [22, 38])
 })
+
+test('an alias bomb, an empty file and several documents are issues, not crashes', async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const dir = mkdtempSync(join(tmpdir(), 'curated-yaml-'))
+  try {
+    mkdirSync(join(dir, 'files'))
+    const levels = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+    for (let i = 1; i < 9; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill('*' + String.fromCharCode(96 + i)).join(',')}]`)
+    writeFileSync(join(dir, 'files', 'bomb.yaml'), levels.join('\n') + '\n')
+    writeFileSync(join(dir, 'files', 'empty.yaml'), '')
+    writeFileSync(join(dir, 'files', 'two-docs.yaml'), 'id: a\n---\nid: b\n')
+    const issues = loadLibrary([dir]).issues.map((i) => `${i.file.split('/').pop()} ${i.code}`)
+    assert.deepEqual(issues, ['bomb.yaml E_YAML_SYNTAX', 'empty.yaml E_NOT_A_MAPPING', 'two-docs.yaml E_YAML_SYNTAX'])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
