@@ -24,8 +24,9 @@ Exit codes: 0 success, 1 failure (validation errors, a render refused), 2 usage 
 
 Usage: command-scout recipes list [WORDS...] [options]
 
-Every word must appear in a recipe's id, title, tags, description or pitfalls; matches in the
-id, title and tags rank first.
+Words match the start of words in a recipe's id, title, tags, description or pitfalls; common
+words (how, to, the, ...) are ignored. Recipes matching every word are listed, matches in the id,
+title and tags first; when none matches every word, those matching the most are listed.
 
 Options:
       --category C       one of ${CATEGORIES.join(', ')}

@@ -120,7 +120,7 @@ export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
   const platform = o.platform ?? currentPlatform()
   const search = defineTool({
     name: TOOL_NAMES.search,
-    description: `Search the curated how-to recipes (vetted, step-by-step shell procedures with risk levels, verification and undo) for tasks in ${CATEGORIES.join(', ')}. All words must match. Then render or run one by its id.`,
+    description: `Search the curated how-to recipes (vetted, step-by-step shell procedures with risk levels, verification and undo) for tasks in ${CATEGORIES.join(', ')}. Recipes matching every word come back (else those matching the most), best first. Then render or run one by its id.`,
     parameters: {
       query: { type: 'string', description: 'Words to look for, e.g. "undo commit" or "port in use".' },
       category: { type: 'string', enum: [...CATEGORIES], description: 'Only this category.' },

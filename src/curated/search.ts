@@ -1,7 +1,9 @@
 /**
- * Searching the library: filters (category, every tag, risk) narrow the set; words rank it. Each word of
- * `text` must appear (case-insensitively, as a prefix of a word) in the recipe's id, title, tags,
- * description or pitfalls; matches in the id, title and tags weigh more. Ties keep id order.
+ * Searching the library. Filters (category, every tag, risk) narrow the set; words rank it. A word
+ * matches as a prefix of a word of the recipe's id, title, tags (weight 3) or description and pitfalls
+ * (weight 1); common words ("how", "to", "the", ...) are ignored. Recipes that match every word come
+ * back, best score first, ties in id order; when none matches every word, those matching the most words
+ * come back instead, so a phrase like "port already in use" still finds the port recipes.
  */
 import type { Category, CuratedRecipe, Library, Risk } from './schema.js'
 
@@ -14,33 +16,38 @@ export interface SearchQuery {
   risk?: Risk | Risk[] | string | string[]
 }
 
+const STOP_WORDS = new Set(['a', 'an', 'the', 'to', 'of', 'in', 'on', 'for', 'and', 'or', 'my', 'i', 'how', 'do', 'is', 'it', 'with', 'from', 'what', 'which', 'can', 'me'])
 const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
 
 export function searchLibrary(library: Pick<Library, 'recipes'>, query: SearchQuery = {}): CuratedRecipe[] {
   const risks = query.risk === undefined ? undefined : Array.isArray(query.risk) ? query.risk : [query.risk]
   const tags = (query.tags ?? []).map((t) => t.toLowerCase())
-  const terms = words(query.text ?? '')
-  const scored: { recipe: CuratedRecipe; score: number }[] = []
+  const all = words(query.text ?? '')
+  const terms = all.filter((w) => !STOP_WORDS.has(w))
+  if (terms.length === 0) terms.push(...all)
+  const scored: { recipe: CuratedRecipe; score: number; matched: number }[] = []
   for (const recipe of library.recipes) {
     if (query.category && recipe.category !== query.category) continue
     if (risks && !risks.includes(recipe.risk)) continue
     if (!tags.every((t) => recipe.tags.includes(t))) continue
+    const strong = [...words(recipe.id), ...words(recipe.title), ...recipe.tags.flatMap(words)]
+    const weak = [...words(recipe.description), ...recipe.pitfalls.flatMap(words)]
     let score = 0
-    if (terms.length) {
-      const strong = new Set([...words(recipe.id), ...words(recipe.title), ...recipe.tags.flatMap(words)])
-      const weak = new Set([...words(recipe.description), ...recipe.pitfalls.flatMap(words)])
-      const has = (set: Set<string>, term: string) => [...set].some((w) => w.startsWith(term))
-      let all = true
-      for (const term of terms) {
-        if (has(strong, term)) score += 3
-        else if (has(weak, term)) score += 1
-        else { all = false; break }
-      }
-      if (!all) continue
+    let matched = 0
+    for (const term of terms) {
+      if (strong.some((w) => w.startsWith(term))) (score += 3), matched++
+      else if (weak.some((w) => w.startsWith(term))) (score += 1), matched++
     }
-    scored.push({ recipe, score })
+    if (terms.length && matched === 0) continue
+    scored.push({ recipe, score, matched })
   }
-  return scored
+  let chosen = scored
+  if (terms.length) {
+    const complete = scored.filter((s) => s.matched === terms.length)
+    const best = Math.max(0, ...scored.map((s) => s.matched))
+    chosen = complete.length ? complete : scored.filter((s) => s.matched === best)
+  }
+  return chosen
     .sort((a, b) => b.score - a.score || (a.recipe.id < b.recipe.id ? -1 : a.recipe.id > b.recipe.id ? 1 : 0))
     .map((s) => s.recipe)
 }

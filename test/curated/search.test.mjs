@@ -10,11 +10,14 @@ test('no query lists everything in id order', () => {
   assert.deepEqual(ids({}), [...lib.recipes.map((r) => r.id)].sort())
 })
 
-test('every word must match; id, title and tag matches rank above description matches', () => {
+test('words: every word must match when some recipe has them all; id, title and tag matches rank above description matches', () => {
   // title match first, then the description-only match ("from the current commit")
   assert.deepEqual(ids({ text: 'commit' }), ['git.undo_last_commit', 'git.create_branch'])
   assert.deepEqual(ids({ text: 'UNDO commit' }), ['git.undo_last_commit'])
-  assert.deepEqual(ids({ text: 'undo nothing-matches-this' }), [])
+  assert.deepEqual(ids({ text: 'kubernetes helm' }), [])
+  // common words are ignored; when no recipe has every word, the ones with the most words come back
+  assert.deepEqual(ids({ text: 'how to undo the commit' }), ['git.undo_last_commit'])
+  assert.deepEqual(ids({ text: 'undo zebra' }), ['git.undo_last_commit'])
   // "disk" is a tag of both; "images" appears only in the prune recipe's description and pitfalls.
   assert.deepEqual(ids({ text: 'disk' }), ['docker.prune_everything', 'files.find_large_files'])
   assert.deepEqual(ids({ text: 'images' }), ['docker.prune_everything'])
