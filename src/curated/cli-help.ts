@@ -10,7 +10,7 @@ Usage:
   command-scout recipes render ID [--platform P] [--param NAME=VALUE]... [--format text|json]
   command-scout recipes validate [PATHS...] [--format text|json]
 
-The shipped library is always loaded; --dir DIR (repeatable) adds a library of your own
+The shipped library is loaded unless --no-shipped; --dir DIR (repeatable) adds a library of your own
 (<DIR>/<category>/<slug>.yaml). Ids must be unique: on a clash the shipped recipe wins.
 
 Common options:
@@ -63,7 +63,7 @@ Options:
 
 Examples:
   command-scout recipes render git.undo_last_commit --format json
-  command-scout recipes render network.check_port --param port=3000
+  command-scout recipes render network.find_process_on_port --param port=3000
 `,
   validate: `command-scout recipes validate: check recipe files against every rule of the Specification
 
