@@ -124,11 +124,11 @@ export function recipeToolCommand(recipe: Recipe, args: unknown): string {
 }
 
 /** The single dispatcher tool over a whole book. */
-export function dispatcherTool(name: string, book: RecipeBook, run: RunRecipe): ToolDefinition {
+export function dispatcherTool(name: string, book: RecipeBook, run: RunRecipe, asksApproval?: (recipe: Recipe) => boolean): ToolDefinition {
   const tasks = dispatchTasks(book)
   return defineTool({
     name,
-    description: dispatcherDescription(tasks),
+    description: dispatcherDescription(tasks, asksApproval),
     parameters: {
       op: {
         type: 'string',
