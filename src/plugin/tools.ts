@@ -14,8 +14,8 @@ export type RunRecipe = (recipe: Recipe, command: string, exec: ToolExecution) =
 /** Characters of each stream the model sees; the whole capture stays in the result value. */
 export const RENDER_STREAM_CHARS = 16_000
 
-export interface RecipeToolValue extends Omit<RunResult, 'timedOut'> {
-  timedOut: boolean
+/** A tool call's result value: the run, where it ran, and which task it was. */
+export interface RecipeToolValue extends RunResult {
   /** Working directory, relative to the scan root. */
   cwd: string
   /** The task as the dispatcher names it (`runner:task`). */
