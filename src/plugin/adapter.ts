@@ -78,7 +78,7 @@ class RecipeTools {
     } else if (book.size > 0) {
       let toolName = DISPATCHER_NAME
       for (let n = 2; reserved.has(toolName); n++) toolName = `${DISPATCHER_NAME}_${n}`
-      wanted.set(toolName, { signature: JSON.stringify(book.entries()), book, make: () => dispatcherTool(toolName, book, this.run) })
+      wanted.set(toolName, { signature: JSON.stringify(book.entries()), book, make: () => dispatcherTool(toolName, book, this.run, (recipe) => classifyRecipeRisk(recipe, recipe.command).destructive) })
     }
     for (const [toolName, reg] of this.registered) {
       if (wanted.get(toolName)?.signature === reg.signature) continue

@@ -94,7 +94,7 @@ export function resolveOp(op: unknown, tasks: readonly DispatchTask[]): Resolved
 }
 
 /** The dispatcher tool's description: how to call it, then up to PROMPT_TASK_LIMIT tasks per runner. */
-export function dispatcherDescription(tasks: readonly DispatchTask[]): string {
+export function dispatcherDescription(tasks: readonly DispatchTask[], asksApproval: (recipe: Recipe) => boolean = () => false): string {
   const lines = [
     'Run a task this project declares (Makefile targets, package.json scripts, just recipes, deno tasks, Cargo targets, Taskfile tasks) in its own directory, and get its exit code and output.',
     '`op` is the task name, then any arguments, appended to the command verbatim: "test", "build --release", "web/test --watch", "make:build VERSION=2".',
@@ -107,7 +107,8 @@ export function dispatcherDescription(tasks: readonly DispatchTask[]): string {
     lines.push(`${runner} (${file}${new Set(group.map((t) => t.recipe.file)).size > 1 ? ', ...' : ''}):`)
     for (const t of group.slice(0, PROMPT_TASK_LIMIT)) {
       const doc = t.recipe.description.split('\n')[0]!.trim()
-      lines.push(`- ${t.task}: ${t.recipe.command}${t.recipe.cwd !== '.' ? ` (in ${t.recipe.cwd})` : ''}${doc ? ` — ${truncate(doc, 100)}` : ''}`)
+      const ask = asksApproval(t.recipe) ? ' [asks for approval]' : ''
+      lines.push(`- ${t.task}: ${t.recipe.command}${t.recipe.cwd !== '.' ? ` (in ${t.recipe.cwd})` : ''}${doc ? ` — ${truncate(doc, 100)}` : ''}${ask}`)
     }
     if (group.length > PROMPT_TASK_LIMIT) lines.push(`- ... and ${group.length - PROMPT_TASK_LIMIT} more ${runner} tasks (an unknown op lists them all)`)
   }

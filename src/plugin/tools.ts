@@ -14,8 +14,8 @@ export type RunRecipe = (recipe: Recipe, command: string, exec: ToolExecution) =
 /** Characters of each stream the model sees; the whole capture stays in the result value. */
 export const RENDER_STREAM_CHARS = 16_000
 
-export interface RecipeToolValue extends Omit<RunResult, 'timedOut'> {
-  timedOut: boolean
+/** A tool call's result value: the run, where it ran, and which task it was. */
+export interface RecipeToolValue extends RunResult {
   /** Working directory, relative to the scan root. */
   cwd: string
   /** The task as the dispatcher names it (`runner:task`). */
@@ -124,11 +124,11 @@ export function recipeToolCommand(recipe: Recipe, args: unknown): string {
 }
 
 /** The single dispatcher tool over a whole book. */
-export function dispatcherTool(name: string, book: RecipeBook, run: RunRecipe): ToolDefinition {
+export function dispatcherTool(name: string, book: RecipeBook, run: RunRecipe, asksApproval?: (recipe: Recipe) => boolean): ToolDefinition {
   const tasks = dispatchTasks(book)
   return defineTool({
     name,
-    description: dispatcherDescription(tasks),
+    description: dispatcherDescription(tasks, asksApproval),
     parameters: {
       op: {
         type: 'string',

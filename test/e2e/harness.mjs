@@ -297,11 +297,11 @@ export const COLLECTOR_ROWS = ['make', 'scripts', 'just', 'deno', 'cargo', 'task
 
 /**
  * The overlay that loads the bundle in place from a checkout (no packaging): the same rows and
- * ids as the bundle's own layer, naming the overlay entries, which share the harness's
+ * ids as the bundle's own layer, naming the harness entries' files, which share the harness's
  * `@deepseek-ai/*` packages. `config` is the command-scout row's config.
  */
 export function overlayYaml({ root = REPO_ROOT, config, collectors = COLLECTOR_ROWS } = {}) {
-  const entry = (p) => `'${join(root, 'dist/src/plugin/overlay', p)}'`
+  const entry = (p) => `'${join(root, 'dist/src/plugin/entries', p)}'`
   const lines = ['- insert:', '    - id: command-scout', `      name: ${entry('adapter.js')}`]
   if (config) lines.push(`      config: ${JSON.stringify(config)}`)
   for (const c of collectors) lines.push(`    - id: command-scout-${c}`, `      name: ${entry(`collectors/${c}.js`)}`)

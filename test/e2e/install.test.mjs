@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -81,35 +82,50 @@ test('bundle: `dsh plugin --profile P add file:<dir>` installs the checkout the 
   assertBuilt(await buildRun(home))
 })
 
-test('overlay: `dsh --patch overlay.yml` loads the checkout in place, sharing the harness\'s packages', { skip }, async (t) => {
-  const home = await makeHome()
-  t.after(home.cleanup)
-  // The checkout as a user has it after `npm install --omit=dev` and a build: no @deepseek-ai
-  // packages of its own. The adapter's plain module fails there; the overlay entries resolve
-  // @deepseek-ai/* from the running harness.
+/**
+ * A checkout as a user has it after `npm install --omit=dev` and a build: the packed files, and
+ * runtime dependencies linked from this checkout's node_modules (the versions an install would
+ * fetch), without any @deepseek-ai package of its own.
+ */
+async function productionCheckout() {
   const checkout = join(scratch, 'checkout')
+  if (existsSync(checkout)) return checkout
   await mkdir(checkout)
   const unpack = await run('tar', ['xzf', tarball, '-C', checkout, '--strip-components=1'])
   assert.equal(unpack.code, 0, unpack.stderr)
-  // Its runtime dependencies, linked from this checkout's node_modules (same versions as an
-  // `npm install --omit=dev` would fetch), without any @deepseek-ai package.
   await mkdir(join(checkout, 'node_modules'))
   for (const name of await readdir(join(REPO_ROOT, 'node_modules'))) {
     if (name === '@deepseek-ai' || name.startsWith('.')) continue
     await symlink(join(REPO_ROOT, 'node_modules', name), join(checkout, 'node_modules', name))
   }
+  return checkout
+}
 
+test('overlay: `dsh --patch overlay.yml` loads the checkout in place, sharing the harness\'s packages', { skip }, async (t) => {
+  const home = await makeHome()
+  t.after(home.cleanup)
+  const checkout = await productionCheckout()
+  // Naming the plain module fails there: its @deepseek-ai imports resolve from the checkout.
   const naive = join(scratch, 'naive.yml')
   await writeFile(naive, `- insert:\n    - id: command-scout\n      name: '${join(checkout, 'dist/src/plugin/adapter.js')}'\n`)
-  const failed = await runDsh({ home, args: ['--profile', 'headless', '--patch', naive, '--dump-config'], cwd: scratch })
-  assert.equal(failed.code, 0, 'dumping does not load plugins')
   const broken = await buildRun(home, ['--patch', naive])
   assert.notEqual(broken.code, 0)
   assert.match(broken.stderr, /plugin tree failed to load/)
-
+  // The harness entries resolve @deepseek-ai/* from the running harness.
   const overlay = join(scratch, 'command-scout-patch.yml')
   await writeFile(overlay, overlayYaml({ root: checkout }))
   const dump = await runDsh({ home, args: ['--profile', 'headless', '--patch', overlay, '--dump-config'], cwd: scratch })
   assert.match(dump.stdout, new RegExp(`# == ${overlay.replace(/[.]/g, '\\.')}\\n- id: command-scout\\n`))
   assertBuilt(await buildRun(home, ['--patch', overlay]))
+})
+
+test('bundle: `dsh plugin --profile P add ./checkout` (pnpm links it) also shares the harness\'s packages', { skip }, async (t) => {
+  const home = await makeHome()
+  t.after(home.cleanup)
+  const checkout = await productionCheckout()
+  const added = await dshPlugin({ home, profile: 'headless', args: ['add', './checkout'], cwd: scratch })
+  assert.equal(added.code, 0, added.stderr + added.stdout)
+  const profile = JSON.parse(await readFile(join(home.dshHome, 'profiles/headless/package.json'), 'utf8'))
+  assert.equal(profile.dependencies['dsh-command-scout'], `link:${checkout}`)
+  assertBuilt(await buildRun(home))
 })

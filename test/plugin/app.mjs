@@ -55,7 +55,7 @@ export async function settle(ctx) {
 }
 
 /** Polls `check` until it returns truthy (file watching is asynchronous); fails with `what`. */
-export async function eventually(check, what, ms = 5_000) {
+export async function eventually(check, what, ms = 10_000) {
   const end = Date.now() + ms
   for (;;) {
     const value = await check()

@@ -74,7 +74,7 @@ test('exposure dispatcher: a single `recipe` tool with an op string, tasks liste
   assert.deepEqual(app.ours(), ['recipe'])
   const tool = app.ctx.tools.get('recipe')
   assert.deepEqual(tool.parameters.required, ['op'])
-  assert.match(tool.description, /make \(Makefile\):\n- build: make build — Write the build stamp\n- test: make test — Run the tests/)
+  assert.match(tool.description, /make \(Makefile\):\n- build: make build — Write the build stamp\n- test: make test — Run the tests\n- deploy: make deploy — Push the release to production \[asks for approval\]\n/)
   const result = await app.call('recipe', { op: 'build VERSION=3.0.0' })
   assert.equal(result.isError, false, text(result))
   assert.equal(result.value.command, 'make build VERSION=3.0.0')

@@ -1,16 +1,18 @@
 /**
- * Loading the bundle in place (an overlay row naming a file in a checkout) must still share the
- * harness's single copy of `@deepseek-ai/*`: Node would otherwise resolve those imports from the
- * checkout (its devDependencies, possibly other versions, or nothing at all). A module resolve
- * hook sends `@deepseek-ai/*` imports made by this package's files to the running harness's own
- * copies. Only the overlay entries (`overlay/*.js`) install it; the bundle path needs none.
+ * The plugin must share the harness's single copy of `@deepseek-ai/*` however it was installed.
+ * Installed into a profile (packed or `file:`), Node finds the harness's copies anyway; loaded in
+ * place (a `--patch` row naming a file in a checkout, or `dsh plugin add ./dir`, which pnpm links),
+ * Node resolves them from the checkout: its devDependencies, maybe other versions, or nothing at
+ * all. A module resolve hook sends `@deepseek-ai/*` imports made by this package's files to the
+ * running harness's own copies. The harness entries (`entries/*.js`) install it before loading
+ * the modules that import those packages.
  */
 import { realpathSync } from 'node:fs'
 import module from 'node:module'
 import { pathToFileURL } from 'node:url'
 
 const PEER = /^@deepseek-ai\//
-/** This package's root (dist/src/plugin/overlay/ is four levels down). */
+/** This package's root (dist/src/plugin/entries/ is four levels down). */
 const PACKAGE_ROOT = new URL('../../../../', import.meta.url).href
 
 let installed = false
