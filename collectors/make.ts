@@ -1,11 +1,73 @@
-/** The make collector. */
+/**
+ * The make collector: the targets of the makefile GNU make would pick at the root, with the
+ * makefiles it includes. Which targets are listed follows the `.PHONY` policy: without any
+ * `.PHONY`, every target; with one, the phony targets plus documented file targets.
+ */
+import { join } from 'node:path'
+import { quote } from 'shell-quote'
+import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
+import { isFile, readText, relPosix } from './fs.js'
+import { parseMakefile, type ParsedMakefile } from './make-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
+
+/** The names GNU make looks for without `-f`, in its order. */
+export const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'] as const
+
+/** The makefile `make` picks in `dir`, or undefined. */
+export function defaultMakefile(dir: string): string | undefined {
+  for (const name of MAKEFILE_NAMES) {
+    const path = join(dir, name)
+    if (isFile(path)) return path
+  }
+  return undefined
+}
+
+/** The shell word for a target name: bare when safe, quoted otherwise. */
+function targetWord(name: string): string {
+  return /^[A-Za-z0-9_./+=@%:,-]+$/.test(name) ? name : quote([name])
+}
+
+/** Applies the `.PHONY` policy and returns the listed targets with their descriptions. */
+export function listedTargets(parsed: ParsedMakefile): Array<{ target: ParsedMakefile['targets'][number]; description: string }> {
+  const out = []
+  for (const target of parsed.targets) {
+    if (!parsed.hasPhony) out.push({ target, description: target.doc })
+    else if (parsed.phony.has(target.name)) out.push({ target, description: target.doc })
+    else if (target.doc) out.push({ target, description: `${target.doc} (file target)` })
+  }
+  return out
+}
 
 export const makeCollector: Collector = {
   source: 'make',
   configKey: 'makefile',
-  manifestNames: [],
-  collect(_ctx: CollectContext): CollectorResult {
-    return { recipes: [], diagnostics: [], files: [] }
+  manifestNames: MAKEFILE_NAMES,
+  collect(ctx: CollectContext): CollectorResult {
+    const rootFile = defaultMakefile(ctx.root)
+    if (!rootFile) return { recipes: [], diagnostics: [], files: [] }
+    const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText })
+    const recipes: Recipe[] = []
+    for (const { target, description } of listedTargets(parsed)) {
+      recipes.push(createRecipe({
+        source: 'make',
+        runner: 'make',
+        name: target.name,
+        command: `make ${targetWord(target.name)}`,
+        cwd: '.',
+        description,
+        file: relPosix(ctx.root, target.file),
+        line: target.line,
+        prerequisites: [...target.prerequisites, ...target.orderOnly.filter((p) => !target.prerequisites.includes(p))],
+        variables: target.variables,
+      }))
+    }
+    const diagnostics = parsed.problems.map((p) => createDiagnostic({
+      source: 'make',
+      file: relPosix(ctx.root, p.file),
+      ...(p.line !== undefined ? { line: p.line } : {}),
+      message: p.message,
+      severity: p.severity,
+    }))
+    return { recipes, diagnostics, files: parsed.files.map((f) => relPosix(ctx.root, f)) }
   },
 }

@@ -8,6 +8,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 npm run --silent build
+[ ! -d recipes ] || node bin/command-scout recipes validate recipes   # an invalid shipped recipe fails CI
 mkdir -p .cache
 for setup in test/setup/*.sh; do
   [ -e "$setup" ] || continue

@@ -1,0 +1,419 @@
+/**
+ * A static reader of GNU makefiles: the rules, `.PHONY`, `##` docs, prerequisites and the
+ * variables recipes reference, following `include` like make does. It never runs anything:
+ * `$(shell ...)`, `!=` and `$(eval ...)` are left alone, and conditionals contribute every
+ * branch (make would pick one at run time; listing all is the only static choice).
+ *
+ * Written by hand because no maintained JavaScript library parses makefiles.
+ */
+import { isAbsolute, join, relative, sep as pathSep } from 'node:path'
+import { globSync } from 'tinyglobby'
+import { AUTOMATIC_VARIABLES, MakeVariables, closingBracket, referencedVariables } from './make-vars.js'
+
+export interface MakeTarget {
+  readonly name: string
+  /** Absolute path of the makefile with the first rule for this target. */
+  readonly file: string
+  readonly line: number
+  readonly prerequisites: string[]
+  readonly orderOnly: string[]
+  readonly variables: string[]
+  doc: string
+  doubleColon: boolean
+}
+
+export interface MakeProblem {
+  /** Absolute path of the makefile the problem is in. */
+  file: string
+  line?: number
+  message: string
+  severity: 'error' | 'warning'
+}
+
+export interface ParsedMakefile {
+  /** Targets of explicit rules in the order make reads them, special and pattern targets left out. */
+  targets: MakeTarget[]
+  /** Prerequisites of `.PHONY`, wherever it appears. */
+  phony: Set<string>
+  hasPhony: boolean
+  /** Absolute paths of every makefile read, in reading order, each once. */
+  files: string[]
+  problems: MakeProblem[]
+}
+
+export interface ParseOptions {
+  /** Reads a file; undefined when it is missing. */
+  read: (abs: string) => string | undefined
+  /** Include paths resolve against make's working directory (the directory make runs in). */
+  cwd: string
+  maxDepth?: number
+  maxFiles?: number
+}
+
+const CONDITIONAL_OPEN = new Set(['ifeq', 'ifneq', 'ifdef', 'ifndef'])
+const MODIFIERS = new Set(['override', 'export', 'unexport', 'private'])
+const ASSIGN_OPS = [':::=', '::=', ':=', '+=', '?=', '!=', '='] as const
+
+interface Separator {
+  kind: 'assign' | 'rule'
+  index: number
+  /** The assignment operator or `:` / `::` / `&:` / `&::` for rules. */
+  op: string
+}
+
+/** Finds the first `=`-family operator or rule colon outside `$(...)`, as make reads a line. */
+function findSeparator(text: string, from = 0): Separator | undefined {
+  for (let i = from; i < text.length; i++) {
+    const ch = text[i]
+    if (ch === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
+      const close = closingBracket(text, i + 1)
+      if (close === -1) return undefined
+      i = close
+      continue
+    }
+    if (ch === '=') {
+      const prev = text[i - 1]
+      if (prev === '+' || prev === '?' || prev === '!') return { kind: 'assign', index: i - 1, op: `${prev}=` }
+      return { kind: 'assign', index: i, op: '=' }
+    }
+    if (ch === ':') {
+      for (const op of ASSIGN_OPS) {
+        if (op.startsWith(':') && text.startsWith(op, i)) return { kind: 'assign', index: i, op }
+      }
+      const double = text[i + 1] === ':'
+      const grouped = text[i - 1] === '&'
+      return { kind: 'rule', index: grouped ? i - 1 : i, op: `${grouped ? '&' : ''}${double ? '::' : ':'}` }
+    }
+  }
+  return undefined
+}
+
+/** Index of the first `ch` outside `$(...)`, or -1. */
+function findTopLevel(text: string, ch: string): number {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
+      const close = closingBracket(text, i + 1)
+      if (close === -1) return -1
+      i = close
+    } else if (text[i] === ch) return i
+  }
+  return -1
+}
+
+/** Splits a make comment off: the first `#` not escaped with a backslash. */
+function splitComment(text: string): { code: string; comment?: string } {
+  for (let i = text.indexOf('#'); i !== -1; i = text.indexOf('#', i + 1)) {
+    let backslashes = 0
+    for (let j = i - 1; j >= 0 && text[j] === '\\'; j--) backslashes++
+    if (backslashes % 2 === 0) return { code: text.slice(0, i), comment: text.slice(i + 1) }
+  }
+  return { code: text }
+}
+
+/** A `## text` doc comment's text (`##@` section headings are not docs). */
+function docOf(comment: string | undefined): string | undefined {
+  if (comment === undefined || !comment.startsWith('#') || comment.startsWith('#@')) return undefined
+  return comment.replace(/^#+/, '').trim()
+}
+
+function endsWithContinuation(line: string): boolean {
+  let n = 0
+  for (let i = line.length - 1; i >= 0 && line[i] === '\\'; i--) n++
+  return n % 2 === 1
+}
+
+function words(text: string): string[] {
+  return text.split(/\s+/).filter((w) => w !== '')
+}
+
+export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMakefile {
+  const maxDepth = options.maxDepth ?? 16
+  const maxFiles = options.maxFiles ?? 1000
+  const vars = new MakeVariables()
+  const targets = new Map<string, MakeTarget>()
+  const recipeVars = new Map<MakeTarget, Set<string>>()
+  const phony = new Set<string>()
+  const problems: MakeProblem[] = []
+  const files: string[] = []
+  const seenFiles = new Set<string>()
+  const textCache = new Map<string, string | undefined>()
+  let hasPhony = false
+  let reads = 0
+  let recipePrefix = '\t'
+
+  const read = (abs: string): string | undefined => {
+    if (!textCache.has(abs)) textCache.set(abs, options.read(abs))
+    return textCache.get(abs)
+  }
+
+  const define = (name: string, file: string, line: number, doubleColon: boolean): MakeTarget => {
+    let t = targets.get(name)
+    if (!t) {
+      t = { name, file, line, prerequisites: [], orderOnly: [], variables: [], doc: '', doubleColon }
+      targets.set(name, t)
+      recipeVars.set(t, new Set())
+    }
+    return t
+  }
+
+  const addUnique = (list: string[], items: readonly string[]): void => {
+    if (items.length === 0) return
+    const have = new Set(list)
+    for (const item of items) if (!have.has(item)) (have.add(item), list.push(item))
+  }
+
+  /** Expands a word list; words that need run-time evaluation are kept only when they hold no `$`. */
+  const expandWords = (text: string): string[] => {
+    const e = vars.expand(text)
+    if (!e.unresolved) return words(e.value)
+    return words(text).filter((w) => !w.includes('$'))
+  }
+
+  const readFile = (abs: string, stack: string[]): void => {
+    const text = read(abs)
+    if (text === undefined) return
+    if (!seenFiles.has(abs)) (seenFiles.add(abs), files.push(abs))
+    const lines = text.split(/\r\n|\n|\r/)
+    let rule: MakeTarget[] | null = null
+    let docBlock: string[] = []
+    const conditionals: Array<{ word: string; line: number }> = []
+    let defineStart = 0
+    let defineDepth = 0
+
+    for (let i = 0; i < lines.length; i++) {
+      const lineNo = i + 1
+      // Gather one logical line: a backslash at the end continues it (comments included, as in make).
+      let physical = lines[i]!
+      const parts = [physical]
+      while (endsWithContinuation(physical) && i + 1 < lines.length) {
+        physical = lines[++i]!
+        parts.push(physical)
+      }
+
+      if (defineDepth > 0) {
+        const word = /^\s*(?:(?:override|export|private)\s+)*(define|endef)\b/.exec(parts[0]!)?.[1]
+        if (word === 'define') defineDepth++
+        else if (word === 'endef') defineDepth--
+        continue
+      }
+
+      const first = parts[0]!
+      if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
+        // A recipe line (with its continuations): only the variables it references matter here.
+        const set = new Set<string>()
+        for (const part of parts) referencedVariables(part, set)
+        for (const t of rule) for (const v of set) recipeVars.get(t)!.add(v)
+        docBlock = []
+        continue
+      }
+
+      const joined = parts.length === 1 ? first : parts.map((p, k) => {
+        const trimmed = k < parts.length - 1 ? p.slice(0, -1).trimEnd() : p
+        return k === 0 ? trimmed : trimmed.trimStart()
+      }).join(' ')
+      const { code: rawCode, comment } = splitComment(joined)
+      const code = rawCode.trim()
+
+      if (code === '') {
+        // A comment-only or blank line: a `## doc` line documents the rule directly below it.
+        const doc = joined.trimStart().startsWith('#') ? docOf(comment) : undefined
+        if (doc !== undefined) docBlock.push(doc)
+        else docBlock = []
+        continue
+      }
+
+      // Directives are recognized by their first word.
+      let rest = code
+      let word = /^[^\s=:]+/.exec(rest)?.[0] ?? ''
+      if (CONDITIONAL_OPEN.has(word)) {
+        conditionals.push({ word, line: lineNo })
+        docBlock = []
+        continue
+      }
+      if (word === 'else') {
+        if (conditionals.length === 0) problems.push({ file: abs, line: lineNo, severity: 'error', message: `"else" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'else'"); remove it or add the missing conditional` })
+        docBlock = []
+        continue
+      }
+      if (word === 'endif') {
+        if (conditionals.pop() === undefined) problems.push({ file: abs, line: lineNo, severity: 'error', message: `"endif" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'endif'"); remove it or add the missing conditional` })
+        docBlock = []
+        continue
+      }
+      const modifiers: string[] = []
+      while (MODIFIERS.has(word) && /^\s+\S/.test(rest.slice(word.length))) {
+        // `export VAR = x`, `override define X`: a modifier before an assignment or define.
+        const after = rest.slice(word.length).trimStart()
+        if (findSeparator(after)?.kind === 'rule') break
+        modifiers.push(word)
+        rest = after
+        word = /^[^\s=:]+/.exec(rest)?.[0] ?? ''
+      }
+      if (word === 'define') {
+        const m = /^define\s+(\S+)/.exec(rest)
+        if (m) vars.defineOpaque(vars.expand(m[1]!).value)
+        defineDepth = 1
+        defineStart = lineNo
+        rule = null
+        docBlock = []
+        continue
+      }
+      if (word === 'endef') {
+        problems.push({ file: abs, line: lineNo, severity: 'error', message: `"endef" without a matching define (make stops with "extraneous 'endef'"); remove it or add the define` })
+        continue
+      }
+      if (word === 'include' || word === '-include' || word === 'sinclude') {
+        rule = null
+        docBlock = []
+        include(abs, lineNo, word !== 'include', rest.slice(word.length), stack)
+        continue
+      }
+      if (word === 'undefine' && modifiers.length === 0) {
+        vars.undefine(vars.expand(rest.slice(word.length).trim()).value)
+        rule = null
+        continue
+      }
+      if (word === 'vpath' || word === 'load' || word === '-load' || ((modifiers.length > 0 || MODIFIERS.has(word)) && findSeparator(rest) === undefined)) {
+        // `export`, `export VAR`, `unexport VAR`, `vpath ...`: no rules and no values here.
+        rule = null
+        continue
+      }
+
+      const sep = findSeparator(rest)
+      if (!sep) {
+        // `$(eval ...)`, `$(info ...)` and friends at top level produce text make then reads; left alone.
+        if (rest.startsWith('$(') || rest.startsWith('${')) {
+          docBlock = []
+          continue
+        }
+        const message = first.startsWith(recipePrefix) && recipePrefix !== ''
+          ? `recipe line before any rule (make stops with "recipe commences before first target"); put a "target:" line above it or remove the leading ${recipePrefix === '\t' ? 'tab' : `"${recipePrefix}"`}`
+          : `line is neither a rule nor an assignment (make stops with "missing separator"); ${/^ {2,}/.test(first) ? 'recipe lines must start with a tab, not spaces' : 'add ":" for a rule or "=" for a variable'}`
+        problems.push({ file: abs, line: lineNo, severity: 'error', message })
+        docBlock = []
+        continue
+      }
+
+      if (sep.kind === 'assign') {
+        const name = vars.expand(rest.slice(0, sep.index).trim()).value.trim()
+        const value = rest.slice(sep.index + sep.op.length).trimStart()
+        if (name !== '') {
+          vars.assign(name, sep.op, value)
+          if (name === '.RECIPEPREFIX') recipePrefix = vars.expand(vars.raw(name) ?? '').value[0] ?? '\t'
+        }
+        rule = null
+        docBlock = []
+        continue
+      }
+
+      // A rule: targets, then prerequisites, maybe an inline `; recipe`.
+      const targetText = rest.slice(0, sep.index)
+      let after = rest.slice(sep.index + sep.op.length)
+      let inlineRecipe: string | undefined
+      const semi = findTopLevel(after, ';')
+      if (semi !== -1) {
+        inlineRecipe = after.slice(semi + 1)
+        after = after.slice(0, semi)
+      }
+      const inner = findSeparator(after)
+      const docs = docOf(comment) ?? (docBlock.length ? docBlock.join(' ') : '')
+      docBlock = []
+      if (inner?.kind === 'assign') {
+        // `target: VAR = value` sets a target-specific variable; it is not a rule.
+        rule = null
+        continue
+      }
+      const expandedTargets = vars.expand(targetText)
+      const names = expandedTargets.unresolved ? [] : words(expandedTargets.value)
+      let prereqText = after
+      let staticPattern: string | undefined
+      if (inner?.kind === 'rule') {
+        // Static pattern rule `objs: %.o: %.c`: the prerequisites come from the pattern.
+        staticPattern = vars.expand(after.slice(0, inner.index)).value.trim()
+        prereqText = after.slice(inner.index + inner.op.length)
+      }
+      const bar = findTopLevel(prereqText, '|')
+      const normal = expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar))
+      const orderOnly = bar === -1 ? [] : expandWords(prereqText.slice(bar + 1))
+
+      const ruleTargets: MakeTarget[] = []
+      for (const name of names) {
+        if (name === '.PHONY') {
+          hasPhony = true
+          for (const p of [...normal, ...orderOnly]) phony.add(p)
+          continue
+        }
+        if (name.startsWith('.') || name.includes('%')) continue
+        const t = define(name, abs, lineNo, sep.op.endsWith('::'))
+        addUnique(t.prerequisites, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
+        addUnique(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
+        if (!t.doc && docs) t.doc = docs
+        ruleTargets.push(t)
+      }
+      rule = ruleTargets
+      if (inlineRecipe !== undefined) {
+        const set = new Set<string>()
+        referencedVariables(inlineRecipe, set)
+        for (const t of ruleTargets) for (const v of set) recipeVars.get(t)!.add(v)
+      }
+    }
+
+    if (defineDepth > 0) {
+      problems.push({ file: abs, line: defineStart, severity: 'error', message: `"define" without a matching "endef" (make stops with "missing 'endef'"); add "endef" after the variable's value` })
+    }
+    for (const c of conditionals) {
+      problems.push({ file: abs, line: c.line, severity: 'error', message: `"${c.word}" without a matching "endif" (make stops with "missing 'endif'"); add "endif" to close it` })
+    }
+  }
+
+  const include = (from: string, line: number, optional: boolean, argText: string, stack: string[]): void => {
+    const directive = optional ? '-include' : 'include'
+    const e = vars.expand(argText.trim())
+    if (e.unresolved || e.undefinedVars.length > 0) {
+      const why = e.unresolved ?? `it uses ${e.undefinedVars.join(', ')}, which no makefile assigns (it may come from the environment or the command line)`
+      problems.push({ file: from, line, severity: 'warning', message: `${directive} ${argText.trim()} can't be resolved statically: ${why}; targets defined there are not listed (name the file literally, or assign the variable in the makefile)` })
+      return
+    }
+    for (const path of words(e.value)) {
+      const candidates = /[*?[]/.test(path)
+        ? globSync(path, { cwd: options.cwd, absolute: true, onlyFiles: true, expandDirectories: false }).sort()
+        : [isAbsolute(path) ? path : join(options.cwd, path)]
+      for (const abs of candidates) {
+        if (stack.includes(abs)) {
+          const chain = [...stack.slice(stack.indexOf(abs)), abs].map((f) => relative(options.cwd, f).split(pathSep).join('/'))
+          problems.push({ file: from, line, severity: 'error', message: `include cycle ${chain.join(' -> ')}: make would include these files forever; remove one of the include lines` })
+          continue
+        }
+        if (stack.length >= maxDepth) {
+          problems.push({ file: from, line, severity: 'error', message: `${directive} ${path} is nested more than ${maxDepth} levels deep; not followed (flatten the include chain)` })
+          continue
+        }
+        if (++reads > maxFiles) {
+          if (reads === maxFiles + 1) problems.push({ file: from, line, severity: 'error', message: `more than ${maxFiles} makefile inclusions; the rest are not followed (the same file is probably included many times)` })
+          continue
+        }
+        if (read(abs) === undefined) {
+          if (!optional) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
+          continue
+        }
+        readFile(abs, [...stack, abs])
+      }
+    }
+  }
+
+  readFile(rootFile, [rootFile])
+  const list = [...targets.values()]
+  for (const t of list) t.variables.push(...[...recipeVars.get(t)!].filter((v) => !AUTOMATIC_VARIABLES.has(v)))
+  return { targets: list, phony, hasPhony, files, problems }
+}
+
+/** For a static pattern rule: `%.o` matched against `foo.o` turns `%.c` into `foo.c`. */
+function substitutePattern(targetPattern: string, target: string, prerequisites: string[]): string[] {
+  const pct = targetPattern.indexOf('%')
+  if (pct === -1) return prerequisites
+  const prefix = targetPattern.slice(0, pct)
+  const suffix = targetPattern.slice(pct + 1)
+  if (!target.startsWith(prefix) || !target.endsWith(suffix) || target.length < prefix.length + suffix.length) return prerequisites
+  const stem = target.slice(prefix.length, target.length - suffix.length)
+  return prerequisites.map((p) => p.replace('%', stem))
+}

@@ -1,0 +1,226 @@
+/**
+ * `dsh-command-scout/curated/plugin`: the curated recipe library as harness tools.
+ *
+ * - `curated_recipe_search` finds recipes by words, category, tags and risk.
+ * - `curated_recipe_render` renders one for this machine's platform (the Specification's JSON).
+ * - `curated_recipe_run` renders it and runs the steps, then the verification, through the harness
+ *   shell (`ctx.shell`, as the `bash` tool does). A recipe that requires confirmation (every
+ *   destructive one) asks through `tools/pre-execute` with its title, risk and commands, and the run
+ *   refuses to start unless that ask was made for this very call.
+ *
+ * The library is read on every call, so edits to a configured directory apply at once.
+ */
+import { statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Context } from '@deepseek-ai/cordis'
+import z from '@deepseek-ai/schemastery'
+import { defineTool, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import type {} from '@deepseek-ai/dsh-shell'
+import { askBeforeRunning } from '../plugin/approval.js'
+import { runInHarnessShell } from '../plugin/shell-run.js'
+import { loadLibrary, recipeFiles, SHIPPED_RECIPES_DIR } from './load.js'
+import { currentPlatform, renderRecipe, supportedPlatforms, type RenderedRecipe } from './render.js'
+import { renderRunText, runRendered, type RunCommandLine } from './run.js'
+import { CATEGORIES, RISKS, type Library, type ParamValue, type Platform } from './schema.js'
+import { searchLibrary } from './search.js'
+
+export const name = 'command-scout-curated'
+export const inject = ['tools']
+
+export const TOOL_NAMES = { search: 'curated_recipe_search', render: 'curated_recipe_render', run: 'curated_recipe_run' } as const
+
+export interface Config {
+  /** Extra library directories, relative to the working directory (default none). The shipped library is loaded first and wins an id clash. */
+  dirs: string[]
+  /** Hard budget per command in ms; the harness shell's own cap still applies (default 120000). */
+  timeoutMs: number
+  /** Most recipes a search returns (default 20). */
+  searchLimit: number
+}
+
+export const Config: z<Config> = z.object({
+  dirs: z.array(String).default([]).description('Extra library directories (<dir>/<category>/<slug>.yaml), relative to the working directory.'),
+  timeoutMs: z.natural().min(1).default(120_000).description('Hard budget per command (ms).'),
+  searchLimit: z.natural().min(1).default(20).description('Most recipes a search returns.'),
+}) as never
+
+/** How a tool call runs one command line; the plugin binds it to the harness shell. */
+export type CommandRunner = (command: string, options: { cwd: string; exec: ToolExecution }) => ReturnType<RunCommandLine>
+
+export interface CuratedToolsOptions {
+  config: Config
+  /** Working directory that relative dirs and `cwd` arguments resolve against (default: process.cwd()). */
+  cwd?: string
+  platform?: Platform
+  runCommand: CommandRunner
+  /** Call ids whose confirmation was asked in `tools/pre-execute`. */
+  asked: Set<string>
+  /** Load the shipped library first (default true; tests of other libraries turn it off). */
+  shipped?: boolean
+}
+
+type Params = Record<string, ParamValue>
+
+const cache = new WeakMap<CuratedToolsOptions, { signature: string; library: Library }>()
+
+/**
+ * The library for a call, reloaded only when a file was added, removed or changed (parsing every file
+ * costs a few milliseconds each; listing and stat-ing them costs next to nothing).
+ */
+function libraryFor(o: CuratedToolsOptions): Library {
+  const base = o.cwd ?? process.cwd()
+  const dirs = [...(o.shipped === false ? [] : [SHIPPED_RECIPES_DIR]), ...o.config.dirs.map((d) => resolve(base, d))]
+  const signature = JSON.stringify(dirs.map((d) => {
+    try {
+      return recipeFiles(d).map((f) => {
+        const st = statSync(f)
+        return [f, st.mtimeMs, st.size]
+      })
+    } catch {
+      return d
+    }
+  }))
+  const hit = cache.get(o)
+  if (hit?.signature === signature) return hit.library
+  const library = loadLibrary(dirs)
+  cache.set(o, { signature, library })
+  return library
+}
+
+function paramsOf(args: { params?: unknown }): Params {
+  const p = args.params
+  if (p === undefined || p === null) return {}
+  if (typeof p !== 'object' || Array.isArray(p)) throw new Error('params must be an object of parameter name to value, e.g. {"port": 3000}')
+  for (const [k, v] of Object.entries(p)) {
+    if (!['string', 'number', 'boolean'].includes(typeof v)) throw new Error(`parameter \`${k}\` must be a string, number or boolean`)
+  }
+  return p as Params
+}
+
+const text = (t: string) => [{ type: 'text' as const, text: t }]
+const JSON_OUT = { type: 'json' } as const
+
+/** Why a `curated_recipe_run` call must be confirmed, or undefined. Render failures pass through to execute, which reports them. */
+export function confirmationReason(library: Library, args: unknown, platform: Platform): string | undefined {
+  const a = (args ?? {}) as { id?: unknown; params?: unknown }
+  if (typeof a.id !== 'string') return undefined
+  let rendered: RenderedRecipe
+  try {
+    rendered = renderRecipe(library, a.id, { platform, params: paramsOf(a) })
+  } catch {
+    return undefined
+  }
+  if (!rendered.requires_confirmation) return undefined
+  const title = library.byId.get(a.id)!.title
+  const risk = rendered.risk === 'destructive' ? 'DESTRUCTIVE' : rendered.risk
+  return `Run the curated recipe "${title}" (${rendered.id}, risk: ${risk})? It runs:\n${rendered.commands.map((c) => `  ${c.command}`).join('\n')}${rendered.undo.possible ? '' : `\nIt cannot be undone${rendered.undo.note ? `: ${rendered.undo.note}` : '.'}`}`
+}
+
+export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
+  const platform = o.platform ?? currentPlatform()
+  const search = defineTool({
+    name: TOOL_NAMES.search,
+    description: `Search the curated how-to recipes (vetted, step-by-step shell procedures with risk levels, verification and undo) for tasks in ${CATEGORIES.join(', ')}. Recipes matching every word come back (else those matching the most), best first. Then render or run one by its id.`,
+    parameters: {
+      query: { type: 'string', description: 'Words to look for, e.g. "undo commit" or "port in use".' },
+      category: { type: 'string', enum: [...CATEGORIES], description: 'Only this category.' },
+      tags: { type: 'array', items: { type: 'string' }, description: 'Only recipes with every one of these tags.' },
+      risk: { type: 'array', items: { type: 'string', enum: [...RISKS] }, description: 'Only these risk levels.' },
+    },
+    output: {
+      schema: JSON_OUT,
+      render: (_args, value) => {
+        const v = value as { recipes: { id: string; risk: string; title: string; parameters: { name: string; type: string; required: boolean }[] }[]; total: number; invalidFiles: number }
+        const note = v.invalidFiles ? `\n(${v.invalidFiles} recipe file${v.invalidFiles === 1 ? '' : 's'} failed validation and ${v.invalidFiles === 1 ? 'is' : 'are'} left out; \`command-scout recipes validate\` names the problems)` : ''
+        if (!v.recipes.length) return text(`No curated recipe matches; try fewer or other words.${note}`)
+        const lines = v.recipes.map((r) => `${r.id} [${r.risk}] ${r.title}${r.parameters.length ? ` (params: ${r.parameters.map((p) => `${p.name}${p.required ? '' : '?'}: ${p.type}`).join(', ')})` : ''}`)
+        return text(`${lines.join('\n')}${v.total > v.recipes.length ? `\n(${v.total - v.recipes.length} more; narrow the search)` : ''}${note}`)
+      },
+    },
+    isConcurrencySafe: () => true,
+    async execute(args) {
+      const library = libraryFor(o)
+      const found = searchLibrary(library, {
+        ...(args.query ? { text: args.query } : {}),
+        ...(args.category ? { category: args.category } : {}),
+        ...(args.tags ? { tags: args.tags } : {}),
+        ...(args.risk ? { risk: args.risk } : {}),
+      })
+      return {
+        total: found.length,
+        invalidFiles: new Set(library.issues.filter((i) => i.severity === 'error').map((i) => i.file)).size,
+        recipes: found.slice(0, o.config.searchLimit).map((r) => ({
+          id: r.id, title: r.title, category: r.category, risk: r.risk, tags: [...r.tags],
+          requires_confirmation: r.requires_confirmation || r.risk === 'destructive',
+          platforms: supportedPlatforms(r),
+          parameters: r.parameters.map((p) => ({ name: p.name, type: p.type, required: p.default === undefined, description: p.description, ...(p.values ? { values: [...p.values] } : {}) })),
+        })),
+      } as never
+    },
+  })
+
+  const render = defineTool({
+    name: TOOL_NAMES.render,
+    description: `Render a curated recipe for this machine (${platform}): its commands with parameters filled in and shell-quoted, the verification checks and the undo commands. Nothing runs.`,
+    parameters: {
+      id: { type: 'string', required: true, description: 'Recipe id from the search, e.g. git.undo_last_commit.' },
+      params: { type: 'object', additionalProperties: true, description: 'Parameter values by name; defaults fill the rest.' },
+    },
+    output: { schema: JSON_OUT, render: (_args, value) => text(JSON.stringify(value, null, 2)) },
+    isConcurrencySafe: () => true,
+    async execute(args) {
+      return renderRecipe(libraryFor(o), args.id, { platform, params: paramsOf(args) }) as never
+    },
+  })
+
+  const run = defineTool({
+    name: TOOL_NAMES.run,
+    description: `Run a curated recipe on this machine (${platform}): each step in order (stopping at the first failure), then its verification. Recipes that require confirmation ask the user first. Render it first when unsure.`,
+    parameters: {
+      id: { type: 'string', required: true, description: 'Recipe id, e.g. network.find_process_on_port.' },
+      params: { type: 'object', additionalProperties: true, description: 'Parameter values by name; defaults fill the rest.' },
+      cwd: { type: 'string', description: 'Working directory, relative to the workspace (default: the workspace).' },
+    },
+    output: { schema: JSON_OUT, render: (_args, value) => text(renderRunText(value as never)) },
+    async execute(args, exec) {
+      const library = libraryFor(o)
+      const rendered = renderRecipe(library, args.id, { platform, params: paramsOf(args) })
+      const confirmed = o.asked.delete(exec.callId)
+      if (rendered.requires_confirmation && !confirmed) {
+        throw new Error(`recipe \`${args.id}\` requires confirmation, and no confirmation was asked for this call; it was not run`)
+      }
+      const cwd = resolve(o.cwd ?? process.cwd(), args.cwd ?? '.')
+      const value = await runRendered(rendered, { title: library.byId.get(args.id)!.title, platform }, (command) => o.runCommand(command, { cwd, exec }))
+      return value as never
+    },
+  })
+  return [search, render, run] as unknown as ToolDefinition[]
+}
+
+/** Marks a call as asked; the set stays small even when asks are denied and never reach execute. */
+function remember(asked: Set<string>, callId: string): void {
+  if (asked.size >= 1000) asked.delete(asked.values().next().value!)
+  asked.add(callId)
+}
+
+/** Registers the tools and the confirmation gate on `ctx`; everything is disposed with the plugin. */
+export function mountCuratedTools(ctx: Context, options: Omit<CuratedToolsOptions, 'asked'>): void {
+  const o: CuratedToolsOptions = { ...options, asked: new Set<string>(), platform: options.platform ?? currentPlatform() }
+  for (const tool of curatedTools(o)) ctx.effect(() => ctx.tools.register(tool), `tool ${tool.name}`)
+  ctx.effect(() => askBeforeRunning(ctx, (exec) => {
+    if (exec.name !== TOOL_NAMES.run) return undefined
+    const reason = confirmationReason(libraryFor(o), exec.arguments, o.platform!)
+    if (reason) remember(o.asked, exec.callId)
+    return reason
+  }), 'curated recipe confirmation')
+}
+
+export function apply(ctx: Context, config: Config): void {
+  const c: Config = { dirs: config?.dirs ?? [], timeoutMs: config?.timeoutMs ?? 120_000, searchLimit: config?.searchLimit ?? 20 }
+  mountCuratedTools(ctx, {
+    config: c,
+    runCommand: (command, { cwd, exec }) => runInHarnessShell(ctx, { command, cwd, timeoutMs: c.timeoutMs, signal: exec.signal, exec }),
+  })
+}
+
+export default { name, inject, Config, apply }

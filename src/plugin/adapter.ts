@@ -1,0 +1,188 @@
+/**
+ * `dsh-command-scout/adapter`: the recipe book's provider in the harness. It provides
+ * `ctx.recipes` (collectors contribute to it), exposes the book as tools (one per recipe, or a
+ * dispatcher), keeps the tools in step with the book, runs commands through the harness shell,
+ * and sends destructive commands to the harness's approval first.
+ */
+import { resolve } from 'node:path'
+import type { Context } from '@deepseek-ai/cordis'
+import type { ToolExecution } from '@deepseek-ai/dsh-tools'
+import type {} from '@deepseek-ai/dsh-shell'
+import type { Config } from '../config.js'
+import type { Diagnostic, Recipe } from '../recipe.js'
+import { RESERVED_TOOL_NAMES, type RecipeBook } from '../recipe-book.js'
+import { askBeforeRunning } from './approval.js'
+import { LiveBook } from './live-book.js'
+import { RecipeBookService, type BookCollector } from './recipes.js'
+import { classifyRecipeRisk } from './risk.js'
+import { AdapterConfig, normalizeAdapterConfig } from './schema.js'
+import { runInHarnessShell } from './shell-run.js'
+import { dispatcherCommand, dispatcherTool, recipeTool, recipeToolCommand, type RunRecipe } from './tools.js'
+
+export const name = 'command-scout'
+
+/** The dispatcher tool's preferred name (the recipe-tool contract's). */
+export const DISPATCHER_NAME = 'recipe'
+
+interface Registered {
+  signature: string
+  dispose: () => void
+  /** Per-recipe tools: the recipe. */
+  recipe?: Recipe
+  /** The dispatcher: the book it dispatches over. */
+  book?: RecipeBook
+}
+
+/** Which exposure a book gets. */
+export function effectiveExposure(config: Pick<Config, 'exposure' | 'dispatcherThreshold'>, size: number): 'tools' | 'dispatcher' {
+  if (config.exposure !== 'auto') return config.exposure
+  return size > config.dispatcherThreshold ? 'dispatcher' : 'tools'
+}
+
+/**
+ * The tool side, as a plain object: Cordis hands services to other plugins through proxies, so
+ * state that must not follow the caller's context lives here, bound to the adapter's own.
+ */
+class RecipeTools {
+  readonly registered = new Map<string, Registered>()
+  readonly run: RunRecipe
+
+  constructor(readonly ctx: Context, readonly config: Config, readonly live: LiveBook) {
+    this.run = (recipe, command, exec) => runInHarnessShell(ctx, {
+      command,
+      cwd: resolve(live.root, recipe.cwd),
+      timeoutMs: config.execution.timeoutMs,
+      signal: exec.signal,
+      exec,
+    })
+  }
+
+  /** Registers, replaces and removes tools so that the registry matches the book. */
+  sync(): void {
+    const book = this.live.book()
+    const wanted = new Map<string, { signature: string; recipe?: Recipe; book?: RecipeBook; make: () => Parameters<Context['tools']['register']>[0] }>()
+    // Never take a built-in's name nor another plugin's tool; our own current names are free to keep.
+    const others = this.ctx.tools.schemas().map((s) => s.name).filter((n) => !this.registered.has(n))
+    const reserved = new Set([...RESERVED_TOOL_NAMES, ...others])
+    if (book.size > 0 && effectiveExposure(this.config, book.size) === 'tools') {
+      const names = book.assignToolNames(this.config.naming.style, reserved)
+      for (const recipe of book.entries()) {
+        const toolName = names.get(recipe.id)!
+        const risk = classifyRecipeRisk(recipe, recipe.command).reason
+        wanted.set(toolName, {
+          signature: JSON.stringify([recipe, risk]),
+          recipe,
+          make: () => recipeTool(toolName, recipe, this.run, risk),
+        })
+      }
+    } else if (book.size > 0) {
+      let toolName = DISPATCHER_NAME
+      for (let n = 2; reserved.has(toolName); n++) toolName = `${DISPATCHER_NAME}_${n}`
+      wanted.set(toolName, { signature: JSON.stringify(book.entries()), book, make: () => dispatcherTool(toolName, book, this.run, (recipe) => classifyRecipeRisk(recipe, recipe.command).destructive) })
+    }
+    for (const [toolName, reg] of this.registered) {
+      if (wanted.get(toolName)?.signature === reg.signature) continue
+      reg.dispose()
+      this.registered.delete(toolName)
+    }
+    for (const [toolName, want] of wanted) {
+      if (this.registered.has(toolName)) continue
+      try {
+        const dispose = this.ctx.tools.register(want.make())
+        this.registered.set(toolName, { signature: want.signature, dispose, recipe: want.recipe, book: want.book })
+      } catch (error) {
+        // Another plugin took the name since the names were assigned, or the adapter is unloading:
+        // the next change retries; the harness keeps running either way.
+        this.ctx.logger?.(name).warn('tool %s not registered: %s', toolName, (error as Error)?.message ?? error)
+      }
+    }
+  }
+
+  /** Why a call of one of our tools needs approval, if it does. */
+  approvalReason(exec: Readonly<ToolExecution>): string | undefined {
+    const reg = this.registered.get(exec.name)
+    if (!reg) return undefined
+    const target = reg.recipe
+      ? { recipe: reg.recipe, command: recipeToolCommand(reg.recipe, exec.arguments) }
+      : reg.book ? dispatcherCommand(reg.book, exec.arguments) : undefined
+    if (!target) return undefined // an op that doesn't resolve fails in execute with the task list
+    const risk = classifyRecipeRisk(target.recipe, target.command)
+    return risk.destructive ? `\`${target.command}\` ${risk.reason}` : undefined
+  }
+
+  disposeAll(): void {
+    for (const reg of this.registered.values()) reg.dispose()
+    this.registered.clear()
+  }
+}
+
+/** Problems in the user's manifests go to the harness log once each (the person reads them there). */
+function reportNewDiagnostics(ctx: Context, diagnostics: readonly Diagnostic[], reported: Set<string>): void {
+  for (const d of diagnostics) {
+    const where = `${d.file}${d.line ? `:${d.line}` : ''}`
+    const key = `${d.source}\0${where}\0${d.message}`
+    if (reported.has(key)) continue
+    reported.add(key)
+    ctx.logger?.(name)[d.severity === 'error' ? 'warn' : 'info']('%s (%s): %s', where, d.source, d.message)
+  }
+}
+
+export default class CommandScout extends RecipeBookService {
+  static inject = ['tools', 'shell']
+  static Config = AdapterConfig
+
+  readonly core: { config: Config; live: LiveBook; tools: RecipeTools }
+
+  constructor(ctx: Context, rowConfig: AdapterConfig) {
+    super(ctx)
+    const config = normalizeAdapterConfig(rowConfig)
+    const reported = new Set<string>()
+    const live = new LiveBook(resolve(process.cwd(), config.root), {
+      onChange: () => {
+        core.tools.sync()
+        reportNewDiagnostics(ctx, live.diagnostics(), reported)
+        ctx.emit('recipes/change')
+      },
+    })
+    const core = { config, live, tools: new RecipeTools(ctx, config, live) }
+    this.core = core
+    ctx.effect(() => askBeforeRunning(ctx, (exec) => core.tools.approvalReason(exec)), 'command-scout approval')
+    ctx.effect(() => () => {
+      core.tools.disposeAll()
+      void live.close()
+    }, 'command-scout book')
+  }
+
+  get root(): string {
+    return this.core.live.root
+  }
+
+  contribute(source: string, recipes: readonly Recipe[], diagnostics: readonly Diagnostic[] = []): () => void {
+    const live = this.core.live
+    return this.ctx.effect(() => live.contribute(source, recipes, diagnostics), `recipes.contribute(${source})`) as () => void
+  }
+
+  addCollector(collector: BookCollector): () => void {
+    const live = this.core.live
+    return this.ctx.effect(() => live.addCollector(collector), `recipes.addCollector(${collector.source})`) as () => void
+  }
+
+  book(): RecipeBook {
+    return this.core.live.book()
+  }
+
+  diagnostics(): readonly Diagnostic[] {
+    return this.core.live.diagnostics()
+  }
+
+  settled(): Promise<void> {
+    return this.core.live.settled()
+  }
+
+  /** Names of the tools registered right now (tests and status views). */
+  toolNames(): string[] {
+    return [...this.core.tools.registered.keys()]
+  }
+}
+
+export { CommandScout }

@@ -1,0 +1,202 @@
+/**
+ * The live recipe book: contributions and collectors over one root, kept current by a file
+ * watcher. No Cordis here; `adapter.ts` wraps it as the `ctx.recipes` service.
+ */
+import { statSync } from 'node:fs'
+import { basename, relative, sep } from 'node:path'
+import { watch, type FSWatcher } from 'chokidar'
+import { BUILTIN_SOURCES, createDiagnostic, type Diagnostic, type Recipe } from '../recipe.js'
+import { RecipeBook } from '../recipe-book.js'
+import type { BookCollector } from './recipes.js'
+
+/** Folders never watched: dependencies, VCS data and build output hold no manifest of the project's own. */
+export const IGNORED_DIRS: ReadonlySet<string> = new Set([
+  'node_modules', '.git', '.hg', '.svn', 'dist', 'target', '.cache', '.venv', 'venv', '__pycache__',
+  'coverage', '.next', '.nuxt', '.turbo', '.parcel-cache', '.pytest_cache', '.mypy_cache',
+])
+
+export const DEFAULT_DEBOUNCE_MS = 150
+
+interface Entry {
+  source: string
+  recipes: readonly Recipe[]
+  diagnostics: readonly Diagnostic[]
+  /** Set for collectors: re-run on change. */
+  collector?: BookCollector
+  /** POSIX paths, relative to the root, the collector read last time. */
+  files: ReadonlySet<string>
+}
+
+export interface LiveBookOptions {
+  /** Watch the root for manifest changes (default true). */
+  watch?: boolean
+  debounceMs?: number
+  /** Called after every change, once the book settled. */
+  onChange?: () => void
+}
+
+export class LiveBook {
+  readonly #entries = new Map<symbol, Entry>()
+  readonly #options: Required<Omit<LiveBookOptions, 'onChange'>> & Pick<LiveBookOptions, 'onChange'>
+  #book: RecipeBook | undefined
+  #diagnostics: Diagnostic[] | undefined
+  #watcher: FSWatcher | undefined
+  #watcherReady: Promise<void> = Promise.resolve()
+  readonly #dirty = new Set<symbol>()
+  #timer: NodeJS.Timeout | undefined
+  #pending: Promise<void> = Promise.resolve()
+  #closed = false
+
+  constructor(readonly root: string, options: LiveBookOptions = {}) {
+    this.#options = { watch: options.watch ?? true, debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS, onChange: options.onChange }
+  }
+
+  contribute(source: string, recipes: readonly Recipe[], diagnostics: readonly Diagnostic[] = []): () => void {
+    const key = Symbol(source)
+    this.#entries.set(key, { source, recipes: [...recipes], diagnostics: stamp(source, diagnostics), files: new Set() })
+    this.#changed()
+    return () => this.#remove(key)
+  }
+
+  addCollector(collector: BookCollector): () => void {
+    const key = Symbol(collector.source)
+    this.#entries.set(key, { source: collector.source, recipes: [], diagnostics: [], collector, files: new Set() })
+    this.#run(key)
+    this.#ensureWatcher()
+    this.#changed()
+    return () => this.#remove(key)
+  }
+
+  book(): RecipeBook {
+    this.#book ??= this.#build()
+    return this.#book
+  }
+
+  diagnostics(): readonly Diagnostic[] {
+    this.#diagnostics ??= [
+      ...(isDirectory(this.root) ? [] : [createDiagnostic({ source: 'scan', file: '.', message: `scan root ${this.root} is not a directory; set the command-scout row's \`root\` to a folder (relative to the working directory)` })]),
+      ...[...this.#entries.values()].flatMap((e) => e.diagnostics),
+    ]
+    return this.#diagnostics
+  }
+
+  /** Resolves when the watcher is ready and no re-scan is pending. */
+  async settled(): Promise<void> {
+    await this.#watcherReady
+    while (this.#timer !== undefined || this.#dirty.size > 0) {
+      await new Promise((resolve) => setTimeout(resolve, this.#options.debounceMs))
+      await this.#pending
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true
+    if (this.#timer) clearTimeout(this.#timer)
+    this.#timer = undefined
+    const watcher = this.#watcher
+    this.#watcher = undefined
+    await watcher?.close()
+  }
+
+  #remove(key: symbol): void {
+    if (this.#entries.delete(key)) this.#changed()
+  }
+
+  #changed(): void {
+    this.#book = undefined
+    this.#diagnostics = undefined
+    if (!this.#closed) this.#options.onChange?.()
+  }
+
+  /** Runs one collector; an unexpected throw becomes a diagnostic and the last recipes go. */
+  #run(key: symbol): void {
+    const entry = this.#entries.get(key)
+    if (!entry?.collector) return
+    try {
+      const result = entry.collector.collect(this.root)
+      entry.recipes = result.recipes
+      entry.diagnostics = stamp(entry.source, result.diagnostics)
+      entry.files = new Set(result.files)
+    } catch (error) {
+      entry.recipes = []
+      entry.diagnostics = [createDiagnostic({
+        source: entry.source,
+        file: '.',
+        message: `the ${entry.source} collector failed: ${(error as Error)?.message ?? error}; its recipes are missing until its manifests change again`,
+      })]
+    }
+  }
+
+  #build(): RecipeBook {
+    // Built-in sources keep their order; third parties follow in the order they arrived.
+    const book = new RecipeBook([], BUILTIN_SOURCES)
+    for (const entry of this.#entries.values()) book.addAll(entry.recipes)
+    return book
+  }
+
+  #ensureWatcher(): void {
+    if (!this.#options.watch || this.#watcher || this.#closed) return
+    const root = this.root
+    this.#watcher = watch(root, {
+      ignoreInitial: true,
+      // Not descending into ignored folders is what keeps the watcher cheap on big trees.
+      ignored: (path) => path !== root && relative(root, path).split(sep).some((part) => IGNORED_DIRS.has(part)),
+      awaitWriteFinish: false,
+    })
+    this.#watcherReady = new Promise((resolve) => {
+      this.#watcher!.once('ready', () => {
+        // A manifest written while the watcher was still scanning the tree raised no event:
+        // re-run every collector once (cheap, static reads; no change means no event).
+        for (const [key, entry] of this.#entries) if (entry.collector) this.#dirty.add(key)
+        this.#schedule()
+        resolve()
+      })
+      this.#watcher!.once('error', () => resolve())
+    })
+    this.#watcher.on('all', (_event, path) => this.#onFile(path))
+    // A watcher error (a folder vanished, too many watches) must not take the harness down.
+    this.#watcher.on('error', () => {})
+  }
+
+  #onFile(path: string): void {
+    const rel = relative(this.root, path).split(sep).join('/')
+    const name = basename(path)
+    for (const [key, entry] of this.#entries) {
+      if (!entry.collector) continue
+      if (entry.files.has(rel) || entry.collector.manifestNames.includes(name)) this.#dirty.add(key)
+    }
+    this.#schedule()
+  }
+
+  /** Re-scans the dirty collectors after a quiet period of debounceMs. */
+  #schedule(): void {
+    if (this.#dirty.size === 0 || this.#closed) return
+    if (this.#timer) clearTimeout(this.#timer)
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined
+      this.#pending = this.#pending.then(() => this.#rescan())
+    }, this.#options.debounceMs)
+  }
+
+  #rescan(): void {
+    if (this.#closed) return
+    const keys = [...this.#dirty]
+    this.#dirty.clear()
+    const before = JSON.stringify(keys.map((k) => this.#entries.get(k)).map((e) => e && [e.recipes, e.diagnostics]))
+    for (const key of keys) this.#run(key)
+    const after = JSON.stringify(keys.map((k) => this.#entries.get(k)).map((e) => e && [e.recipes, e.diagnostics]))
+    if (after !== before) this.#changed()
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+function stamp(source: string, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map((d) => (d.source ? d : createDiagnostic({ ...d, source })))
+}

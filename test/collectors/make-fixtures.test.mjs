@@ -1,0 +1,51 @@
+// Each folder under test/fixtures/make is one rule: the make collector's recipes and
+// diagnostics must match its expected.json (fields named there are compared exactly).
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { makeCollector } from '../../dist/collectors/make.js'
+
+const fixtures = new URL('../fixtures/make/', import.meta.url).pathname
+
+for (const name of readdirSync(fixtures).sort()) {
+  const dir = join(fixtures, name)
+  const expected = JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8'))
+  test(`make fixture ${name}: recipes and diagnostics match expected.json`, () => {
+    const result = makeCollector.collect({ root: dir, options: { enabled: true } })
+    assert.deepEqual(result.recipes.map((r) => r.name), expected.recipes.map((r) => r.name), 'listed targets, in file order')
+    expected.recipes.forEach((want, i) => {
+      const got = result.recipes[i]
+      for (const [key, value] of Object.entries(want)) assert.deepEqual(got[key], value, `${want.name}.${key}`)
+      assert.equal(got.source, 'make')
+      assert.equal(got.runner, 'make')
+      assert.equal(got.cwd, '.')
+      if (!('command' in want)) assert.equal(got.command, `make ${got.name}`)
+      if (!('file' in want)) assert.equal(got.file, result.files[0], `${want.name} is defined in the root makefile`)
+    })
+    assert.equal(result.diagnostics.length, expected.diagnostics.length, `diagnostics: ${JSON.stringify(result.diagnostics, null, 1)}`)
+    expected.diagnostics.forEach((want, i) => {
+      const got = result.diagnostics[i]
+      assert.equal(got.source, 'make')
+      assert.equal(got.file, want.file)
+      assert.equal(got.line, want.line)
+      assert.equal(got.severity, want.severity)
+      assert.match(got.message, new RegExp(want.match))
+    })
+    if (expected.files) assert.deepEqual(result.files, expected.files)
+  })
+}
+
+test('make collector names the makefiles it watches', () => {
+  assert.deepEqual([...makeCollector.manifestNames], ['GNUmakefile', 'makefile', 'Makefile'])
+  assert.equal(makeCollector.configKey, 'makefile')
+})
+
+test('target names with shell metacharacters are quoted in the command', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const dir = mkdtempSync(join(tmpdir(), 'make-quote-'))
+  writeFileSync(join(dir, 'Makefile'), 'lib(a.o): a.o\n\ttrue\nplain-name:\n\ttrue\n')
+  const result = makeCollector.collect({ root: dir, options: { enabled: true } })
+  assert.deepEqual(result.recipes.map((r) => r.command), ['make lib\\(a.o\\)', 'make plain-name'])
+})

@@ -1,0 +1,152 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { RESERVED_TOOL_NAMES } from '../../dist/src/recipe-book.js'
+import { startApp, tempRepo, text } from './app.mjs'
+
+test('exposure tools: one tool per recipe, named by the book, described as the seed shows', async (t) => {
+  const repo = await tempRepo()
+  const app = await startApp({ root: repo.dir, config: { exposure: 'tools' } })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  assert.deepEqual(app.ours().sort(), ['make_build', 'make_clean', 'make_deploy', 'make_slow', 'make_test'])
+  const build = app.ctx.tools.get('make_build')
+  assert.equal(build.description, [
+    'Project make command "build" (from Makefile:7).',
+    'Write the build stamp',
+    'Run: make build',
+    'Acceptable variables: VERSION (pass as VAR=value via "args")',
+    'Additional shell arguments can be appended through the "args" parameter.',
+  ].join('\n'))
+  assert.match(app.ctx.tools.get('make_test').description, /Prerequisites: build/)
+  assert.match(app.ctx.tools.get('make_deploy').description, /Asks for approval before it runs: it the task "deploy" deploys/)
+  // the one optional `args` parameter
+  assert.deepEqual(build.parameters.properties.args.type, 'string')
+  assert.deepEqual(build.parameters.required ?? [], [])
+  // a declared output schema with the run's fields
+  for (const key of ['command', 'ok', 'exitCode', 'stdout', 'stderr', 'killed', 'durationMs']) {
+    assert.ok(build.output.schema.properties[key], `output schema declares ${key}`)
+  }
+})
+
+test('a tool call runs the command in the root with args appended, and renders command, exit code and output', async (t) => {
+  const repo = await tempRepo()
+  const app = await startApp({ root: repo.dir })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  const result = await app.call('make_build', { args: 'VERSION=2.5.0' })
+  assert.equal(result.isError, false, text(result))
+  assert.equal(readFileSync(join(repo.dir, 'build-stamp.txt'), 'utf8').trim(), 'building 2.5.0')
+  assert.equal(result.value.command, 'make build VERSION=2.5.0')
+  assert.equal(result.value.exitCode, 0)
+  assert.equal(result.value.ok, true)
+  assert.equal(result.value.stdout, 'built 2.5.0\n')
+  assert.equal(result.value.task, 'make:build')
+  const rendered = text(result)
+  assert.match(rendered, /^\$ make build VERSION=2\.5\.0\n\[exit code: 0\]/)
+  assert.match(rendered, /stdout:\nbuilt 2\.5\.0/)
+})
+
+test('a failing command is a result with its exit code, not a tool error', async (t) => {
+  const repo = await tempRepo()
+  const app = await startApp({ root: repo.dir })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  const result = await app.call('make_test', { args: 'no-such-target' })
+  assert.equal(result.isError, false)
+  assert.equal(result.value.ok, false)
+  assert.equal(result.value.exitCode, 2)
+  assert.match(result.value.stderr, /No rule to make target 'no-such-target'/)
+  assert.match(text(result), /\[exit code: 2\]/)
+})
+
+test('args of the wrong type are refused by the tool schema', async (t) => {
+  const repo = await tempRepo()
+  const app = await startApp({ root: repo.dir })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  const result = await app.call('make_build', { args: 42 })
+  assert.equal(result.isError, true)
+  assert.equal(existsSync(join(repo.dir, 'build-stamp.txt')), false)
+})
+
+test('exposure dispatcher: a single `recipe` tool with an op string, tasks listed in its description', async (t) => {
+  const repo = await tempRepo()
+  const app = await startApp({ root: repo.dir, config: { exposure: 'dispatcher' } })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  assert.deepEqual(app.ours(), ['recipe'])
+  const tool = app.ctx.tools.get('recipe')
+  assert.deepEqual(tool.parameters.required, ['op'])
+  assert.match(tool.description, /make \(Makefile\):\n- build: make build — Write the build stamp\n- test: make test — Run the tests\n- deploy: make deploy — Push the release to production \[asks for approval\]\n/)
+  const result = await app.call('recipe', { op: 'build VERSION=3.0.0' })
+  assert.equal(result.isError, false, text(result))
+  assert.equal(result.value.command, 'make build VERSION=3.0.0')
+  assert.equal(readFileSync(join(repo.dir, 'build-stamp.txt'), 'utf8').trim(), 'building 3.0.0')
+  const qualified = await app.call('recipe', { op: '  make:test' })
+  assert.equal(qualified.value.stdout, 'built 1.0.0\ntests passed\n')
+  const unknown = await app.call('recipe', { op: 'nope' })
+  assert.equal(unknown.isError, true)
+  assert.match(text(unknown), /Unknown task `nope`\. Available tasks:\nmake: build, test, deploy, clean, slow/)
+})
+
+test('exposure auto: per-recipe tools up to the threshold, the dispatcher above it', async (t) => {
+  const repo = await tempRepo()
+  const small = await startApp({ root: repo.dir, config: { exposure: 'auto', dispatcherThreshold: 5 } })
+  assert.equal(small.ours().length, 5)
+  await small.stop()
+  const large = await startApp({ root: repo.dir, config: { exposure: 'auto', dispatcherThreshold: 4 } })
+  t.after(async () => { await large.stop(); await repo.cleanup() })
+  assert.deepEqual(large.ours(), ['recipe'])
+})
+
+test('tool names never take a built-in name, another plugin\'s tool, or each other\'s', async (t) => {
+  const repo = await tempRepo()
+  const { writeFile } = await import('node:fs/promises')
+  // flat naming would give `read`, `bash`, `write` and `build`; `build` is taken by another plugin below
+  await writeFile(join(repo.dir, 'Makefile'), '.PHONY: read bash write build\nread:\n\t@echo r\nbash:\n\t@echo b\nwrite:\n\t@echo w\nbuild:\n\t@echo own\n')
+  const app = await startApp({ root: repo.dir, config: { naming: { style: 'flat' } }, collectors: [] })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  app.ctx.tools.register({
+    name: 'build', description: 'another plugin', parameters: { type: 'object', properties: {} },
+    output: { schema: { type: 'null' }, render: () => [] }, execute: async () => null,
+  })
+  const { default: makePlugin } = await import('../../dist/src/plugin/collectors/make.js')
+  await app.ctx.plugin(makePlugin, {})
+  await app.ctx.recipes.settled()
+  const ours = app.ours().sort()
+  assert.deepEqual(ours, ['bash_2', 'build_2', 'read_2', 'write_2'])
+  for (const name of ours) assert.equal(RESERVED_TOOL_NAMES.has(name), false)
+  assert.equal(app.ctx.tools.get('build').description, 'another plugin')
+  const r = await app.call('read_2')
+  assert.equal(r.value.stdout, 'r\n')
+})
+
+test('output past the shell\'s capture budget is cut with a clear marker', async (t) => {
+  const repo = await tempRepo({ empty: true })
+  const { writeFile } = await import('node:fs/promises')
+  // 1.5 MiB of stdout, 200 KB of stderr
+  await writeFile(join(repo.dir, 'Makefile'), '.PHONY: loud\nloud:\n\t@head -c 1572864 /dev/zero | tr "\\0" x; head -c 200000 /dev/zero | tr "\\0" e >&2\n')
+  const app = await startApp({ root: repo.dir })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  const result = await app.call('make_loud')
+  assert.equal(result.isError, false, text(result))
+  assert.match(result.value.stdout, /^\[\.\.\. output truncated: earlier stdout dropped, last part shown/)
+  assert.ok(result.value.stdout.length <= 1024 * 1024 + 300, `stdout kept within 1 MiB (${result.value.stdout.length})`)
+  assert.match(result.value.stderr, /^\[\.\.\. output truncated: earlier stderr dropped/)
+  const rendered = text(result)
+  assert.match(rendered, /\[\.\.\. \d+ earlier characters of stdout not shown \.\.\.\]/)
+  assert.ok(rendered.length < 40_000, 'the model sees a bounded tail')
+})
+
+test('npm script arguments go after `--`, so flags reach the script', async (t) => {
+  const repo = await tempRepo({ empty: true })
+  const { writeFile } = await import('node:fs/promises')
+  const { createRecipe } = await import('../../dist/src/recipe.js')
+  await writeFile(join(repo.dir, 'show.js'), 'console.log(process.argv.slice(2).join(" "))\n')
+  await writeFile(join(repo.dir, 'package.json'), JSON.stringify({ name: 'x', private: true, scripts: { show: 'node show.js' } }))
+  const app = await startApp({ root: repo.dir, collectors: [] })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  // the recipe as the scripts collector makes it for npm
+  app.ctx.recipes.contribute('scripts', [createRecipe({ source: 'scripts', runner: 'npm', name: 'show', command: 'npm run show', file: 'package.json', argsSeparator: '--', description: 'node show.js' })])
+  const result = await app.call('npm_show', { args: '--watch --port 8080' })
+  assert.equal(result.value.command, 'npm run show -- --watch --port 8080')
+  assert.equal(result.value.exitCode, 0, result.value.stderr)
+  assert.match(result.value.stdout, /^--watch --port 8080$/m)
+})
