@@ -63,12 +63,17 @@ interface Separator {
 
 /** Finds the first `=`-family operator or rule colon outside `$(...)`, as make reads a line. */
 function findSeparator(text: string, from = 0): Separator | undefined {
-  for (let i = from; i < text.length; i++) {
+  const special = /[$=:]/g
+  special.lastIndex = from
+  for (let m = special.exec(text); m; m = special.exec(text)) {
+    const i = m.index
     const ch = text[i]
-    if (ch === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
-      const close = closingBracket(text, i + 1)
-      if (close === -1) return undefined
-      i = close
+    if (ch === '$') {
+      if (text[i + 1] === '(' || text[i + 1] === '{') {
+        const close = closingBracket(text, i + 1)
+        if (close === -1) return undefined
+        special.lastIndex = close + 1
+      }
       continue
     }
     if (ch === '=') {
@@ -76,26 +81,29 @@ function findSeparator(text: string, from = 0): Separator | undefined {
       if (prev === '+' || prev === '?' || prev === '!') return { kind: 'assign', index: i - 1, op: `${prev}=` }
       return { kind: 'assign', index: i, op: '=' }
     }
-    if (ch === ':') {
-      for (const op of ASSIGN_OPS) {
-        if (op.startsWith(':') && text.startsWith(op, i)) return { kind: 'assign', index: i, op }
-      }
-      const double = text[i + 1] === ':'
-      const grouped = text[i - 1] === '&'
-      return { kind: 'rule', index: grouped ? i - 1 : i, op: `${grouped ? '&' : ''}${double ? '::' : ':'}` }
+    for (const op of ASSIGN_OPS) {
+      if (op.startsWith(':') && text.startsWith(op, i)) return { kind: 'assign', index: i, op }
     }
+    const double = text[i + 1] === ':'
+    const grouped = text[i - 1] === '&'
+    return { kind: 'rule', index: grouped ? i - 1 : i, op: `${grouped ? '&' : ''}${double ? '::' : ':'}` }
   }
   return undefined
 }
 
 /** Index of the first `ch` outside `$(...)`, or -1. */
 function findTopLevel(text: string, ch: string): number {
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
-      const close = closingBracket(text, i + 1)
+  let i = 0
+  while (i < text.length) {
+    const at = text.indexOf(ch, i)
+    if (at === -1) return -1
+    const dollar = text.indexOf('$', i)
+    if (dollar === -1 || dollar > at) return at
+    if (text[dollar + 1] === '(' || text[dollar + 1] === '{') {
+      const close = closingBracket(text, dollar + 1)
       if (close === -1) return -1
-      i = close
-    } else if (text[i] === ch) return i
+      i = close + 1
+    } else i = dollar + 1
   }
   return -1
 }
@@ -138,7 +146,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const seenFiles = new Set<string>()
   const textCache = new Map<string, string | undefined>()
   let hasPhony = false
-  let reads = 0
+  let tooMany = false
   let recipePrefix = '\t'
 
   const read = (abs: string): string | undefined => {
@@ -388,12 +396,16 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           problems.push({ file: from, line, severity: 'error', message: `${directive} ${path} is nested more than ${maxDepth} levels deep; not followed (flatten the include chain)` })
           continue
         }
-        if (++reads > maxFiles) {
-          if (reads === maxFiles + 1) problems.push({ file: from, line, severity: 'error', message: `more than ${maxFiles} makefile inclusions; the rest are not followed (the same file is probably included many times)` })
-          continue
-        }
         if (read(abs) === undefined) {
           if (!optional) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
+          continue
+        }
+        // make reads a file again each time it is included; its rules would only merge into the
+        // ones already read, so each file is read once and the cost stays linear in the input.
+        if (seenFiles.has(abs)) continue
+        if (seenFiles.size >= maxFiles) {
+          if (!tooMany) problems.push({ file: from, line, severity: 'error', message: `more than ${maxFiles} makefiles are included; the rest are not followed (split the build or raise the limit)` })
+          tooMany = true
           continue
         }
         readFile(abs, [...stack, abs])
@@ -403,7 +415,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
 
   readFile(rootFile, [rootFile])
   const list = [...targets.values()]
-  for (const t of list) t.variables.push(...[...recipeVars.get(t)!].filter((v) => !AUTOMATIC_VARIABLES.has(v)))
+  for (const t of list) for (const v of recipeVars.get(t)!) if (!AUTOMATIC_VARIABLES.has(v)) t.variables.push(v)
   return { targets: list, phony, hasPhony, files, problems }
 }
 
