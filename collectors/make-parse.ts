@@ -130,6 +130,17 @@ function endsWithContinuation(line: string): boolean {
   return n % 2 === 1
 }
 
+/** The leading run of characters up to whitespace, `=` or `:`. */
+function firstWord(text: string): string {
+  let end = 0
+  while (end < text.length) {
+    const c = text.charCodeAt(end)
+    if (c === 32 || c === 9 || c === 61 || c === 58 || c === 10 || c === 13 || c === 11 || c === 12) break
+    end++
+  }
+  return text.slice(0, end)
+}
+
 function words(text: string): string[] {
   return text.split(/\s+/).filter((w) => w !== '')
 }
@@ -166,6 +177,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
 
   const addUnique = (list: string[], items: readonly string[]): void => {
     if (items.length === 0) return
+    if (list.length === 0 && items.length === 1) return void list.push(items[0]!)
     const have = new Set(list)
     for (const item of items) if (!have.has(item)) (have.add(item), list.push(item))
   }
@@ -181,7 +193,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     const text = read(abs)
     if (text === undefined) return
     if (!seenFiles.has(abs)) (seenFiles.add(abs), files.push(abs))
-    const lines = text.split(/\r\n|\n|\r/)
+    const lines = text.split('\n')
+    if (text.indexOf('\r') !== -1) for (let k = 0; k < lines.length; k++) if (lines[k]!.endsWith('\r')) lines[k] = lines[k]!.slice(0, -1)
     let rule: MakeTarget[] | null = null
     let docBlock: string[] = []
     const conditionals: Array<{ word: string; line: number }> = []
@@ -193,7 +206,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       // Gather one logical line: a backslash at the end continues it (comments included, as in make).
       let physical = lines[i]!
       const parts = [physical]
-      while (endsWithContinuation(physical) && i + 1 < lines.length) {
+      while (physical.endsWith('\\') && endsWithContinuation(physical) && i + 1 < lines.length) {
         physical = lines[++i]!
         parts.push(physical)
       }
@@ -208,10 +221,10 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       const first = parts[0]!
       if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
         // A recipe line (with its continuations): only the variables it references matter here.
-        const set = new Set<string>()
+        const set = rule.length === 1 ? recipeVars.get(rule[0]!)! : new Set<string>()
         for (const part of parts) referencedVariables(part, set)
-        for (const t of rule) for (const v of set) recipeVars.get(t)!.add(v)
-        docBlock = []
+        if (rule.length > 1) for (const t of rule) for (const v of set) recipeVars.get(t)!.add(v)
+        if (docBlock.length) docBlock = []
         continue
       }
 
@@ -219,7 +232,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         const trimmed = k < parts.length - 1 ? p.slice(0, -1).trimEnd() : p
         return k === 0 ? trimmed : trimmed.trimStart()
       }).join(' ')
-      const { code: rawCode, comment } = splitComment(joined)
+      const { code: rawCode, comment } = joined.indexOf('#') === -1 ? { code: joined, comment: undefined } : splitComment(joined)
       const code = rawCode.trim()
 
       if (code === '') {
@@ -232,7 +245,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
 
       // Directives are recognized by their first word.
       let rest = code
-      let word = /^[^\s=:]+/.exec(rest)?.[0] ?? ''
+      let word = firstWord(rest)
       if (CONDITIONAL_OPEN.has(word)) {
         conditionals.push({ word, line: lineNo })
         docBlock = []
@@ -255,7 +268,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         if (findSeparator(after)?.kind === 'rule') break
         modifiers.push(word)
         rest = after
-        word = /^[^\s=:]+/.exec(rest)?.[0] ?? ''
+        word = firstWord(rest)
       }
       if (word === 'define') {
         const m = /^define\s+(\S+)/.exec(rest)

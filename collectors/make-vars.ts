@@ -24,6 +24,7 @@ export const AUTOMATIC_VARIABLES: ReadonlySet<string> = new Set(
   ['@', '<', '^', '+', '*', '?', '|', '%'].flatMap((c) => [c, `${c}D`, `${c}F`]),
 )
 
+const NONE: string[] = []
 const MAX_DEPTH = 32
 const MAX_LENGTH = 1 << 20
 
@@ -94,6 +95,7 @@ export class MakeVariables {
   }
 
   expand(text: string): Expansion {
+    if (text.indexOf('$') === -1) return { value: text, undefinedVars: NONE }
     const out: Expansion = { value: '', undefinedVars: [] }
     out.value = this.#expand(text, 0, out, new Set())
     return out
@@ -178,6 +180,7 @@ export class MakeVariables {
   }
 }
 
+const NAME_END = new Set([...' \t\n\r,:$(){}'].map((c) => c.charCodeAt(0)))
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
 /** Variables that make sets itself: offering them as `VAR=value` hints would mislead. */
 const MAKE_OWN = new Set(['MAKE', 'MAKEFLAGS', 'MFLAGS', 'MAKECMDGOALS', 'MAKELEVEL', 'MAKEFILE_LIST', 'MAKEFILES', 'MAKE_VERSION', 'MAKE_HOST', 'CURDIR', 'SHELL', 'MAKESHELL', 'MAKEOVERRIDES', 'VPATH', 'SUFFIXES'])
@@ -196,7 +199,7 @@ export function referencedVariables(line: string, into: Set<string>): void {
     if (next !== '(' && next !== '{') continue
     const close = next === '(' ? ')' : '}'
     let end = i + 2
-    while (end < line.length && !/[\s,:$(){}]/.test(line[end]!)) end++
+    while (end < line.length && !NAME_END.has(line.charCodeAt(end))) end++
     if (line[end] !== close && line[end] !== ':') continue
     const name = line.slice(i + 2, end)
     if (VAR_NAME.test(name) && !MAKE_OWN.has(name)) into.add(name)

@@ -47,6 +47,12 @@ export const makeCollector: Collector = {
     if (!rootFile) return { recipes: [], diagnostics: [], files: [] }
     const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText })
     const recipes: Recipe[] = []
+    const relFiles = new Map<string, string>()
+    const rel = (abs: string): string => {
+      let r = relFiles.get(abs)
+      if (r === undefined) relFiles.set(abs, (r = relPosix(ctx.root, abs)))
+      return r
+    }
     for (const { target, description } of listedTargets(parsed)) {
       recipes.push(createRecipe({
         source: 'make',
@@ -55,19 +61,19 @@ export const makeCollector: Collector = {
         command: `make ${targetWord(target.name)}`,
         cwd: '.',
         description,
-        file: relPosix(ctx.root, target.file),
+        file: rel(target.file),
         line: target.line,
-        prerequisites: [...target.prerequisites, ...target.orderOnly.filter((p) => !target.prerequisites.includes(p))],
+        prerequisites: target.orderOnly.length ? [...new Set([...target.prerequisites, ...target.orderOnly])] : target.prerequisites,
         variables: target.variables,
       }))
     }
     const diagnostics = parsed.problems.map((p) => createDiagnostic({
       source: 'make',
-      file: relPosix(ctx.root, p.file),
+      file: rel(p.file),
       ...(p.line !== undefined ? { line: p.line } : {}),
       message: p.message,
       severity: p.severity,
     }))
-    return { recipes, diagnostics, files: parsed.files.map((f) => relPosix(ctx.root, f)) }
+    return { recipes, diagnostics, files: parsed.files.map(rel) }
   },
 }
