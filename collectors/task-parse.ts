@@ -126,7 +126,16 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     if (text === undefined) return result
     files.push(abs)
     const lineCounter = new LineCounter()
-    const doc = parseDocument(text, { lineCounter, merge: true, prettyErrors: false })
+    // The parser builds an Error per problem; their stack traces are never read, and on a badly
+    // broken file capturing thousands of them dominates the cost.
+    const stackTraceLimit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
+    let doc: Document
+    try {
+      doc = parseDocument(text, { lineCounter, merge: true, prettyErrors: false })
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit
+    }
     if (doc.errors.length > 0) {
       for (const error of doc.errors.slice(0, 5)) {
         const line = error.pos?.[0] !== undefined ? lineCounter.linePos(error.pos[0]).line : undefined
