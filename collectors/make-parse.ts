@@ -48,6 +48,8 @@ export interface ParseOptions {
   cwd: string
   maxDepth?: number
   maxFiles?: number
+  /** Whether a path exists, for `$(wildcard name)` without glob characters (default: it can be read). */
+  exists?: (abs: string) => boolean
 }
 
 const CONDITIONAL_OPEN = new Set(['ifeq', 'ifneq', 'ifdef', 'ifndef'])
@@ -148,7 +150,18 @@ function words(text: string): string[] {
 export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMakefile {
   const maxDepth = options.maxDepth ?? 16
   const maxFiles = options.maxFiles ?? 1000
-  const vars = new MakeVariables()
+  const glob = (patterns: string[]): string[] => {
+    const found = new Set<string>()
+    for (const pattern of patterns) {
+      if (!/[*?[]/.test(pattern)) {
+        if (options.exists?.(isAbsolute(pattern) ? pattern : join(options.cwd, pattern)) ?? read(isAbsolute(pattern) ? pattern : join(options.cwd, pattern)) !== undefined) found.add(pattern)
+        continue
+      }
+      for (const match of globSync(makeGlob(pattern), { cwd: options.cwd, onlyFiles: false, expandDirectories: false, dot: false })) found.add(match)
+    }
+    return [...found].sort()
+  }
+  const vars = new MakeVariables(glob)
   const targets = new Map<string, MakeTarget>()
   const recipeVars = new Map<MakeTarget, Set<string>>()
   const phony = new Set<string>()
@@ -397,7 +410,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     }
     for (const path of words(e.value)) {
       const candidates = /[*?[]/.test(path)
-        ? globSync(path, { cwd: options.cwd, absolute: true, onlyFiles: true, expandDirectories: false }).sort()
+        ? globSync(makeGlob(path), { cwd: options.cwd, absolute: true, onlyFiles: true, expandDirectories: false }).sort()
         : [isAbsolute(path) ? path : join(options.cwd, path)]
       for (const abs of candidates) {
         if (stack.includes(abs)) {
@@ -430,6 +443,11 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const list = [...targets.values()]
   for (const t of list) for (const v of recipeVars.get(t)!) if (!AUTOMATIC_VARIABLES.has(v)) t.variables.push(v)
   return { targets: list, phony, hasPhony, files, problems }
+}
+
+/** make globs like glob(3): `**` is no recursive wildcard there, just `*`. */
+function makeGlob(pattern: string): string {
+  return pattern.replace(/\*{2,}/g, '*')
 }
 
 /** For a static pattern rule: `%.o` matched against `foo.o` turns `%.c` into `foo.c`. */

@@ -43,6 +43,15 @@ export function closingBracket(text: string, open: number): number {
 
 export class MakeVariables {
   readonly #vars = new Map<string, Variable>()
+  readonly #wildcard: ((patterns: string[]) => string[]) | undefined
+
+  /**
+   * `wildcard` lists the files matching glob patterns, sorted, as `$(wildcard ...)` does: the one
+   * function expanded here, since it only reads the file system.
+   */
+  constructor(wildcard?: (patterns: string[]) => string[]) {
+    this.#wildcard = wildcard
+  }
 
   has(name: string): boolean {
     return this.#vars.has(name)
@@ -145,6 +154,12 @@ export class MakeVariables {
   }
 
   #reference(ref: string, depth: number, out: Expansion, active: Set<string>): string {
+    const wildcard = /^wildcard\s+/.exec(ref)
+    if (wildcard && this.#wildcard) {
+      const patterns = this.#expand(ref.slice(wildcard[0].length), depth + 1, out, active)
+      if (out.unresolved) return ''
+      return this.#wildcard(patterns.split(/\s+/).filter((p) => p !== '')).join(' ')
+    }
     // A space, tab or comma before any `$` means a function call (`$(shell ...)`, `$(patsubst ...)`).
     if (/^[^$\s,]*[\s,]/.test(ref)) {
       out.unresolved ??= `function call $(${ref.split(/[\s,]/)[0]} ...)`
