@@ -20,6 +20,10 @@ export interface MakeTarget {
   readonly variables: string[]
   doc: string
   doubleColon: boolean
+  /** Whether any rule for it has a recipe. */
+  hasRecipe: boolean
+  /** Whether some prerequisites could not be expanded statically (so `prerequisites` misses them). */
+  unresolvedPrerequisites: boolean
 }
 
 export interface MakeProblem {
@@ -181,7 +185,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const define = (name: string, file: string, line: number, doubleColon: boolean): MakeTarget => {
     let t = targets.get(name)
     if (!t) {
-      t = { name, file, line, prerequisites: [], orderOnly: [], variables: [], doc: '', doubleColon }
+      t = { name, file, line, prerequisites: [], orderOnly: [], variables: [], doc: '', doubleColon, hasRecipe: false, unresolvedPrerequisites: false }
       targets.set(name, t)
       recipeVars.set(t, new Set())
     }
@@ -196,8 +200,10 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   }
 
   /** Expands a word list; words that need run-time evaluation are kept only when they hold no `$`. */
+  let lastUnresolved = false
   const expandWords = (text: string): string[] => {
     const e = vars.expand(text)
+    lastUnresolved = e.unresolved !== undefined
     if (!e.unresolved) return words(e.value)
     return words(text).filter((w) => !w.includes('$'))
   }
@@ -234,6 +240,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       const first = parts[0]!
       if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
         // A recipe line (with its continuations): only the variables it references matter here.
+        for (const t of rule) t.hasRecipe = true
         const set = rule.length === 1 ? recipeVars.get(rule[0]!)! : new Set<string>()
         for (const part of parts) referencedVariables(part, set)
         if (rule.length > 1) for (const t of rule) for (const v of set) recipeVars.get(t)!.add(v)
@@ -246,7 +253,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         return k === 0 ? trimmed : trimmed.trimStart()
       }).join(' ')
       const { code: rawCode, comment } = joined.indexOf('#') === -1 ? { code: joined, comment: undefined } : splitComment(joined)
-      const code = rawCode.trim()
+      // `\#` is a literal `#` outside recipes; make drops the backslash of `\ ` in names too.
+      const unescaped = rawCode.indexOf('\\') === -1 ? rawCode : rawCode.replace(/\\([# ])/g, '$1')
+      const code = unescaped.trim()
 
       if (code === '') {
         // A comment-only or blank line: a `## doc` line documents the rule directly below it.
@@ -330,7 +339,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
 
       if (sep.kind === 'assign') {
         const name = vars.expand(rest.slice(0, sep.index).trim()).value.trim()
-        const value = rest.slice(sep.index + sep.op.length).trimStart()
+        // make keeps the whitespace that ends a value (up to a comment), not the one that starts it.
+        const after = rest.slice(sep.index + sep.op.length)
+        const value = after.trim() === '' ? '' : after.trimStart() + unescaped.slice(unescaped.trimEnd().length)
         if (name !== '') {
           vars.assign(name, sep.op, value)
           if (name === '.RECIPEPREFIX') recipePrefix = vars.expand(vars.raw(name) ?? '').value[0] ?? '\t'
@@ -368,7 +379,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       }
       const bar = findTopLevel(prereqText, '|')
       const normal = expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar))
+      let unresolvedPrerequisites = lastUnresolved
       const orderOnly = bar === -1 ? [] : expandWords(prereqText.slice(bar + 1))
+      unresolvedPrerequisites ||= lastUnresolved
 
       const ruleTargets: MakeTarget[] = []
       for (const name of names) {
@@ -382,12 +395,14 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         addUnique(t.prerequisites, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
         addUnique(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
         if (!t.doc && docs) t.doc = docs
+        if (unresolvedPrerequisites) t.unresolvedPrerequisites = true
         ruleTargets.push(t)
       }
       rule = ruleTargets
       if (inlineRecipe !== undefined) {
         const set = new Set<string>()
         referencedVariables(inlineRecipe, set)
+        for (const t of ruleTargets) t.hasRecipe = true
         for (const t of ruleTargets) for (const v of set) recipeVars.get(t)!.add(v)
       }
     }
