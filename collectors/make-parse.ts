@@ -154,6 +154,7 @@ function words(text: string): string[] {
 export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMakefile {
   const maxDepth = options.maxDepth ?? 16
   const maxFiles = options.maxFiles ?? 1000
+  const globCache = new Map<string, string[]>()
   const glob = (patterns: string[]): string[] => {
     const found = new Set<string>()
     for (const pattern of patterns) {
@@ -161,7 +162,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         if (options.exists?.(isAbsolute(pattern) ? pattern : join(options.cwd, pattern)) ?? read(isAbsolute(pattern) ? pattern : join(options.cwd, pattern)) !== undefined) found.add(pattern)
         continue
       }
-      for (const match of globSync(makeGlob(pattern), { cwd: options.cwd, onlyFiles: false, expandDirectories: false, dot: false })) found.add(match)
+      let matches = globCache.get(pattern)
+      if (!matches) globCache.set(pattern, (matches = globSync(makeGlob(pattern), { cwd: options.cwd, onlyFiles: false, expandDirectories: false, dot: false })))
+      for (const match of matches) found.add(match)
     }
     return [...found].sort()
   }

@@ -33,6 +33,7 @@ function generate(r) {
   const files = { 'Makefile': [], 'inc/one.mk': [], 'inc/two.mk': [] }
   let prefix = '\t'
   const vars = []
+  const included = new Set()
   const emit = (file) => {
     const out = files[file]
     switch (pick(14)) {
@@ -57,7 +58,15 @@ function generate(r) {
   for (let i = 0; i < 3 + pick(12); i++) emit('inc/two.mk')
   for (let i = 0; i < 3 + pick(25); i++) {
     emit('Makefile')
-    if (pick(8) === 0) files.Makefile.push(one(['include inc/one.mk', '-include inc/two.mk', 'sinclude inc/missing.mk', 'include $(wildcard inc/*.mk)']))
+    if (pick(8) === 0) {
+      // Each file included once: make reads a file again on every include, the reader once.
+      const directive = one(['include inc/one.mk', '-include inc/two.mk', 'sinclude inc/missing.mk', 'include $(wildcard inc/*.mk)'])
+      const covers = directive.includes('wildcard') ? ['inc/one.mk', 'inc/two.mk'] : [directive.split(' ')[1]]
+      if (covers.every((f) => !included.has(f))) {
+        for (const f of covers) included.add(f)
+        files.Makefile.push(directive)
+      }
+    }
   }
   // Included files use the prefix in force where they are included; keep them on tabs.
   files.Makefile.push('.RECIPEPREFIX =')
