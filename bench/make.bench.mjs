@@ -32,15 +32,37 @@ function median(values) {
   return s[Math.floor(s.length / 2)]
 }
 
+/** Wall-clock and CPU medians; CPU time is the figure that holds when the machine is busy. */
 function time(fn) {
-  const samples = []
+  const wall = []
+  const cpu = []
   let result
   for (let i = 0; i < RUNS; i++) {
+    const c = process.cpuUsage()
     const t = process.hrtime.bigint()
     result = fn()
-    samples.push(Number(process.hrtime.bigint() - t) / 1e6)
+    wall.push(Number(process.hrtime.bigint() - t) / 1e6)
+    const d = process.cpuUsage(c)
+    cpu.push((d.user + d.system) / 1000)
   }
-  return { ms: median(samples), result }
+  return { ms: median(wall), cpu: median(cpu), result }
+}
+
+/** make's own CPU time comes from the shell's `times` (user and system time of its children). */
+function timeMake(dir) {
+  const wall = []
+  const cpu = []
+  for (let i = 0; i < RUNS; i++) {
+    const t = process.hrtime.bigint()
+    const run = spawnSync('bash', ['-c', 'make -pRrq : >/dev/null 2>&1; times'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, LC_ALL: 'C' } })
+    wall.push(Number(process.hrtime.bigint() - t) / 1e6)
+    const [user, sys] = run.stdout.trim().split('\n')[1].split(/\s+/).map((x) => {
+      const m = /^(\d+)m([\d.]+)s$/.exec(x)
+      return m ? Number(m[1]) * 60_000 + Number(m[2]) * 1000 : NaN
+    })
+    cpu.push(user + sys)
+  }
+  return { ms: median(wall), cpu: median(cpu) }
 }
 
 const hasMake = spawnSync('make', ['--version']).status === 0
@@ -48,11 +70,12 @@ const rows = []
 // One scan before measuring: the first call also pays for loading and compiling the collector.
 {
   const dir = mkdtempSync(join(tmpdir(), 'make-bench-warm-'))
-  build(dir, 200)
+  build(dir, 1000)
   const t = process.hrtime.bigint()
   makeCollector.collect({ root: dir, options: { enabled: true } })
-  console.log(`first (cold) scan of 200 targets: ${(Number(process.hrtime.bigint() - t) / 1e6).toFixed(1)} ms`)
-  for (let i = 0; i < 5; i++) makeCollector.collect({ root: dir, options: { enabled: true } })
+  console.log(`first (cold) scan of 1,000 targets: ${(Number(process.hrtime.bigint() - t) / 1e6).toFixed(1)} ms`)
+  // Then enough scans for the compiler to settle, so that the table shows the steady state.
+  for (let i = 0; i < 30; i++) makeCollector.collect({ root: dir, options: { enabled: true } })
   rmSync(dir, { recursive: true, force: true })
 }
 for (const size of SIZES) {
@@ -60,23 +83,22 @@ for (const size of SIZES) {
   try {
     build(dir, size)
     const ours = time(() => makeCollector.collect({ root: dir, options: { enabled: true } }))
-    const theirs = hasMake
-      ? time(() => spawnSync('make', ['-pRrq', ':'], { cwd: dir, env: { PATH: process.env.PATH, LC_ALL: 'C' }, maxBuffer: 256 << 20 }))
-      : undefined
-    rows.push({ size, files: ours.result.files.length, recipes: ours.result.recipes.length, ours: ours.ms, make: theirs?.ms })
+    const theirs = hasMake ? timeMake(dir) : undefined
+    rows.push({ size, files: ours.result.files.length, recipes: ours.result.recipes.length, ours, make: theirs })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
 console.log(`make collector vs GNU make database listing (make -pRrq :), median of ${RUNS} runs; load average ${(await import('node:os')).loadavg()[0].toFixed(2)} on ${(await import('node:os')).availableParallelism()} cores`)
-console.log('targets  files  listed  collector ms  make -pRrq ms  ratio  collector us/target')
+console.log('targets  files  listed | wall ms: collector    make  ratio | cpu ms: collector    make  ratio | collector cpu us/target')
+const fmt = (n) => (n === undefined ? 'n/a' : n.toFixed(1))
 for (const r of rows) {
   console.log([
-    String(r.size).padStart(7), String(r.files).padStart(6), String(r.recipes).padStart(7),
-    r.ours.toFixed(2).padStart(13), (r.make?.toFixed(2) ?? 'n/a').padStart(14),
-    (r.make ? `${(r.make / r.ours).toFixed(1)}x` : 'n/a').padStart(6),
-    ((r.ours * 1000) / r.size).toFixed(2).padStart(20),
+    String(r.size).padStart(7), String(r.files).padStart(6), String(r.recipes).padStart(7), '|',
+    fmt(r.ours.ms).padStart(18), fmt(r.make?.ms).padStart(7), (r.make ? `${(r.make.ms / r.ours.ms).toFixed(1)}x` : 'n/a').padStart(6), '|',
+    fmt(r.ours.cpu).padStart(17), fmt(r.make?.cpu).padStart(7), (r.make ? `${(r.make.cpu / r.ours.cpu).toFixed(1)}x` : 'n/a').padStart(6), '|',
+    ((r.ours.cpu * 1000) / r.size).toFixed(1).padStart(24),
   ].join(' '))
 }
 if (!hasMake) console.log('make is not on PATH: no baseline')

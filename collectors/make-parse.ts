@@ -147,8 +147,21 @@ function firstWord(text: string): string {
   return text.slice(0, end)
 }
 
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12
+}
+
 function words(text: string): string[] {
-  return text.split(/\s+/).filter((w) => w !== '')
+  const out: string[] = []
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++
+    const start = i
+    while (i < n && !isSpace(text.charCodeAt(i))) i++
+    if (i > start) out.push(text.slice(start, i))
+  }
+  return out
 }
 
 export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMakefile {
@@ -190,9 +203,21 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     if (!t) {
       t = { name, file, line, prerequisites: [], orderOnly: [], variables: [], doc: '', doubleColon, hasRecipe: false, unresolvedPrerequisites: false }
       targets.set(name, t)
-      recipeVars.set(t, new Set())
     }
     return t
+  }
+
+  /** Records the variables a recipe line references for each target of its rule. */
+  const addRecipeVariables = (rule: MakeTarget[], line: string): void => {
+    const setOf = (t: MakeTarget): Set<string> => {
+      let set = recipeVars.get(t)
+      if (!set) recipeVars.set(t, (set = new Set()))
+      return set
+    }
+    if (rule.length === 1) return referencedVariables(line, setOf(rule[0]!))
+    const found = new Set<string>()
+    referencedVariables(line, found)
+    for (const t of rule) for (const v of found) setOf(t).add(v)
   }
 
   const addUnique = (list: string[], items: readonly string[]): void => {
@@ -244,9 +269,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
         // A recipe line (with its continuations): only the variables it references matter here.
         for (const t of rule) t.hasRecipe = true
-        const set = rule.length === 1 ? recipeVars.get(rule[0]!)! : new Set<string>()
-        for (const part of parts) referencedVariables(part, set)
-        if (rule.length > 1) for (const t of rule) for (const v of set) recipeVars.get(t)!.add(v)
+        if (rule.length > 0) for (const part of parts) if (part.includes('$')) addRecipeVariables(rule, part)
         if (docBlock.length) docBlock = []
         continue
       }
@@ -403,10 +426,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       }
       rule = ruleTargets
       if (inlineRecipe !== undefined) {
-        const set = new Set<string>()
-        referencedVariables(inlineRecipe, set)
         for (const t of ruleTargets) t.hasRecipe = true
-        for (const t of ruleTargets) for (const v of set) recipeVars.get(t)!.add(v)
+        if (ruleTargets.length > 0 && inlineRecipe.includes('$')) addRecipeVariables(ruleTargets, inlineRecipe)
       }
     }
 
@@ -459,7 +480,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
 
   readFile(rootFile, [rootFile])
   const list = [...targets.values()]
-  for (const t of list) for (const v of recipeVars.get(t)!) if (!AUTOMATIC_VARIABLES.has(v)) t.variables.push(v)
+  for (const [t, set] of recipeVars) for (const v of set) if (!AUTOMATIC_VARIABLES.has(v)) t.variables.push(v)
   return { targets: list, phony, hasPhony, files, problems }
 }
 

@@ -104,7 +104,7 @@ if (isMainThread) {
     try {
       const parsed = parseMakefile(`${root}/Makefile`, { cwd: root, read: (p) => files.get(p) })
       for (const t of parsed.targets) {
-        if (t.name === '' || /\s/.test(t.name) || t.name.startsWith('.') || t.name.includes('%')) throw new Error(`bad target name ${JSON.stringify(t.name)}`)
+        if (t.name === '' || /[ \t\n\r\v\f]/.test(t.name) || t.name.startsWith('.') || t.name.includes('%')) throw new Error(`bad target name ${JSON.stringify(t.name)}`)
         if (!Number.isInteger(t.line) || t.line < 1) throw new Error(`bad line ${t.line} for ${t.name}`)
       }
       for (const p of parsed.problems) if (typeof p.message !== 'string' || p.message === '') throw new Error('empty problem message')
