@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { quote } from 'shell-quote'
 import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
-import { isFile, readText, relPosix } from './fs.js'
+import { isDir, isFile, readText, relPosix } from './fs.js'
 import { parseMakefile, type ParsedMakefile } from './make-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -20,6 +20,17 @@ export function defaultMakefile(dir: string): string | undefined {
     if (isFile(path)) return path
   }
   return undefined
+}
+
+/** Names make would pick before `file` but can't read: it takes the first that exists, directory or not. */
+function shadowingNames(dir: string, file: string): string[] {
+  const out: string[] = []
+  for (const name of MAKEFILE_NAMES) {
+    const path = join(dir, name)
+    if (path === file) break
+    if (isDir(path)) out.push(name)
+  }
+  return out
 }
 
 /** The shell word for a target name: bare when safe, quoted otherwise. */
@@ -74,6 +85,13 @@ export const makeCollector: Collector = {
       message: p.message,
       severity: p.severity,
     }))
+    for (const name of shadowingNames(ctx.root, rootFile)) {
+      diagnostics.unshift(createDiagnostic({
+        source: 'make',
+        file: name,
+        message: `${name} is a directory, and GNU make picks it before ${rel(rootFile)} and stops ("Is a directory"); the targets listed are ${rel(rootFile)}'s, but plain \`make\` can't run them until ${name} is renamed`,
+      }))
+    }
     return { recipes, diagnostics, files: parsed.files.map(rel) }
   },
 }

@@ -245,7 +245,11 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     const abs = isAbsolute(path) ? path : join(dirname(from), path)
     if (options.isFile(abs)) return abs
     if (options.isDir(abs)) {
-      for (const name of TASKFILE_NAMES) if (options.isFile(join(abs, name))) return join(abs, name)
+      const found = pickTaskfile(abs, options)
+      for (const name of found.shadowing) {
+        problems.push({ ...where, severity: 'error', message: `include "${include.namespace}": ${show(join(abs, name))} is a directory, and go-task takes it as the Taskfile of ${show(abs)} and fails; rename it (the tasks listed are ${found.file ? show(found.file) : 'none'}'s)` })
+      }
+      if (found.file) return found.file
     }
     if (!include.optional) {
       problems.push({ ...where, severity: 'error', message: `included Taskfile ${JSON.stringify(include.taskfile)} (namespace "${include.namespace}") not found at ${show(abs)}; go-task stops here: fix the path, or add optional: true` })
@@ -298,6 +302,21 @@ function toJS(node: unknown, doc: Document): unknown {
   } catch {
     return INVALID
   }
+}
+
+/**
+ * The Taskfile go-task takes in a directory: the first default name that exists (`Exists` in
+ * go-task stats the name, so a directory with that name wins and then fails to read). Returns the
+ * first regular file, with the names of directories that come before it.
+ */
+export function pickTaskfile(dir: string, fs: Pick<ReadOptions, 'isFile' | 'isDir'>): { file?: string; shadowing: string[] } {
+  const shadowing: string[] = []
+  for (const name of TASKFILE_NAMES) {
+    const path = join(dir, name)
+    if (fs.isFile(path)) return { file: path, shadowing }
+    if (fs.isDir(path)) shadowing.push(name)
+  }
+  return { shadowing }
 }
 
 function includeFrom(pair: Pair, value: unknown, line: number | undefined): Include | undefined {

@@ -3,22 +3,17 @@
  * default names) and of the Taskfiles it includes, as `task <name>` recipes. Internal tasks are
  * left out, as `task --list-all` leaves them out.
  */
-import { join } from 'node:path'
 import { quote } from 'shell-quote'
 import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
 import { isDir, isFile, readText, relPosix } from './fs.js'
-import { readTaskfiles, TASKFILE_NAMES } from './task-parse.js'
+import { pickTaskfile, readTaskfiles, TASKFILE_NAMES } from './task-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 
 export { TASKFILE_NAMES } from './task-parse.js'
 
 /** The Taskfile `task` picks in `dir`, or undefined. */
 export function defaultTaskfile(dir: string): string | undefined {
-  for (const name of TASKFILE_NAMES) {
-    const path = join(dir, name)
-    if (isFile(path)) return path
-  }
-  return undefined
+  return pickTaskfile(dir, { isFile, isDir }).file
 }
 
 function nameWord(name: string): string {
@@ -30,8 +25,13 @@ export const taskCollector: Collector = {
   configKey: 'taskfile',
   manifestNames: TASKFILE_NAMES,
   collect(ctx: CollectContext): CollectorResult {
-    const rootFile = defaultTaskfile(ctx.root)
-    if (!rootFile) return { recipes: [], diagnostics: [], files: [] }
+    const { file: rootFile, shadowing } = pickTaskfile(ctx.root, { isFile, isDir })
+    const shadowed = shadowing.map((name) => createDiagnostic({
+      source: 'task',
+      file: name,
+      message: `${name} is a directory, and go-task takes it as the Taskfile and fails; rename it${rootFile ? ` (the tasks listed are ${relPosix(ctx.root, rootFile)}'s)` : ''}`,
+    }))
+    if (!rootFile) return { recipes: [], diagnostics: shadowed, files: [] }
     const result = readTaskfiles(rootFile, { read: readText, isFile, isDir, root: ctx.root })
     const relFiles = new Map<string, string>()
     const rel = (abs: string): string => {
@@ -64,6 +64,6 @@ export const taskCollector: Collector = {
       message: p.message,
       severity: p.severity,
     }))
-    return { recipes, diagnostics, files: result.files.map(rel) }
+    return { recipes, diagnostics: [...shadowed, ...diagnostics], files: result.files.map(rel) }
   },
 }
