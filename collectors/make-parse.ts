@@ -168,11 +168,12 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const maxDepth = options.maxDepth ?? 16
   const maxFiles = options.maxFiles ?? 1000
   const globCache = new Map<string, string[]>()
+  const exists = options.exists ?? ((abs: string) => read(abs) !== undefined)
   const glob = (patterns: string[]): string[] => {
     const found = new Set<string>()
     for (const pattern of patterns) {
       if (!/[*?[]/.test(pattern)) {
-        if (options.exists?.(isAbsolute(pattern) ? pattern : join(options.cwd, pattern)) ?? read(isAbsolute(pattern) ? pattern : join(options.cwd, pattern)) !== undefined) found.add(pattern)
+        if (exists(isAbsolute(pattern) ? pattern : join(options.cwd, pattern))) found.add(pattern)
         continue
       }
       let matches = globCache.get(pattern)
@@ -387,7 +388,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         after = after.slice(0, semi)
       }
       const inner = findSeparator(after)
-      const docs = docOf(comment) ?? (docBlock.length ? docBlock.join(' ') : '')
+      const docs = docOf(comment) || (docBlock.length ? docBlock.filter((d) => d !== '').join(' ') : '')
       docBlock = []
       if (inner?.kind === 'assign') {
         // `target: VAR = value` sets a target-specific variable; it is not a rule.

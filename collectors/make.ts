@@ -56,7 +56,7 @@ export const makeCollector: Collector = {
   collect(ctx: CollectContext): CollectorResult {
     const rootFile = defaultMakefile(ctx.root)
     if (!rootFile) return { recipes: [], diagnostics: [], files: [] }
-    const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText })
+    const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText, exists: (p) => isFile(p) || isDir(p) })
     const recipes: Recipe[] = []
     const relFiles = new Map<string, string>()
     const rel = (abs: string): string => {
