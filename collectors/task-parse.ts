@@ -145,7 +145,10 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     }
     const lineOf = (node: Node | null | undefined): number | undefined => (node?.range ? lineCounter.linePos(node.range[0]).line : undefined)
     const top = doc.contents
-    if (top === null || top === undefined || (isScalar(top) && top.value === null)) return result
+    if (top === null || top === undefined || (isScalar(top) && top.value === null)) {
+      problems.push({ file: abs, line: 1, severity: 'error', message: `the Taskfile is empty; go-task refuses it without a version: add version: '3' and a tasks mapping` })
+      return result
+    }
     if (!isMap(top)) {
       problems.push({ file: abs, line: lineOf(top as Node), severity: 'error', message: 'a Taskfile must be a mapping with "version" and "tasks"; go-task rejects this file' })
       return result
