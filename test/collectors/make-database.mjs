@@ -34,9 +34,13 @@ export function makeDatabase(dir, file, args = []) {
     if (line.startsWith('\t') || (current?.hasRecipe && line !== '' && !line.startsWith('#'))) continue
     if (line === '# Not a target:') { skip = true; continue }
     if (/^# (makefile|automatic|default|environment|command line|override)/.test(line)) { varComment = true; continue }
-    if (line.startsWith('#') || line === '') { skip = false; if (line === '') current = undefined; continue }
+    // Both markers apply to the one line that follows them.
+    const marked = skip || varComment
+    skip = false
+    varComment = false
+    if (line.startsWith('#') || line === '') { if (line === '') current = undefined; continue }
     const m = /^(.+?)::?(?:\s|$)/.exec(line)
-    if (skip || varComment || !m) { skip = false; varComment = false; continue }
+    if (marked || !m) continue
     const rest = line.slice(m[0].length).trim()
     if (m[1] === '.PHONY') phony = new Set(rest.split(/\s+/).filter(Boolean))
     else if (!m[1].startsWith('.') && !m[1].includes('%')) {
