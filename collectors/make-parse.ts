@@ -182,7 +182,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     }
     return [...found].sort()
   }
-  const vars = new MakeVariables(glob)
+  const vars = new MakeVariables(glob, options.cwd)
   const targets = new Map<string, MakeTarget>()
   const recipeVars = new Map<MakeTarget, Set<string>>()
   const phony = new Set<string>()

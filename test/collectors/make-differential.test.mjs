@@ -36,7 +36,7 @@ function generate(r) {
   const included = new Set()
   const emit = (file) => {
     const out = files[file]
-    switch (pick(14)) {
+    switch (pick(16)) {
       case 0: { const v = `V${pick(4)}`; vars.push(v); out.push(`${v} ${one(['=', ':=', '?=', '+=', '::='])} ${name()} ${pick(2) ? name() : ''}`); break }
       case 1: out.push(`${name()}: ${name()} ${pick(2) ? `| ${name()}` : ''} ${pick(2) ? '## doc' : ''}`, `${prefix}echo $(V${pick(4)}) $@`); break
       // Double-colon rules get names of their own: make stops when a target has both kinds.
@@ -51,6 +51,15 @@ function generate(r) {
       case 10: out.push(`${one(['a.o b.o', 'x.o y.o'])}: %.o: %.c`, `${prefix}cc $<`); break
       case 11: if (file === 'Makefile') { prefix = pick(2) ? '>' : '\t'; out.push(`.RECIPEPREFIX = ${prefix === '\t' ? '' : prefix}`) } break
       case 12: out.push(`${name()}: ${name()} ; @echo inline $(V${pick(4)})`); break
+      case 13: {
+        // Targets named by make's pure text functions and substitution references.
+        const v = `$(V${pick(4)})`
+        out.push(`${one([`$(addprefix p-,${v})`, `$(addsuffix -s,${v})`, `$(patsubst %.o,%.bin,${v})`, `$(${`V${pick(4)}`}:.o=.c)`,
+          `$(foreach w,${v},$(w)-each)`, `$(sort ${v} z-last)`, `$(notdir ${v})-n`, `$(subst -,_,${v})`, `$(filter %.o,${v})`,
+          `$(if ${v},then-t,else-t)`, `$(word 1,${v})-w`, `$(basename ${v})-b`])}: ; true`)
+        break
+      }
+      case 14: out.push(`F${pick(2)} = $(addprefix f-,$(1)) $(2)`, `$(call F${pick(2)},${name()},${name()})-c: ; true`); break
       default: out.push('', `## doc line`, `${name()}:`, `${prefix}true`)
     }
   }

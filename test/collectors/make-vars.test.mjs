@@ -32,10 +32,50 @@ test('function calls, shell assignments and self references stay unresolved inst
   v.assign('SH', '!=', 'echo hi')
   assert.match(v.expand('a $(SH)').unresolved, /computed at run time/)
   assert.match(v.expand('$(shell echo hi)').unresolved, /function call \$\(shell/)
-  assert.match(v.expand('$(SRCS:.c=.o)').unresolved, /computed reference/)
+  assert.match(v.expand('$(eval X := 1)').unresolved, /function call \$\(eval/)
+  assert.match(v.expand('$(value SH)').unresolved, /function call \$\(value/)
   assert.match(v.expand('$(@D)/x').unresolved, /automatic variable/)
   assert.deepEqual(v.expand('$(NOPE)/x').undefinedVars, ['NOPE'])
   assert.equal(v.expand('$(NOPE)/x').value, '/x')
+})
+
+test('substitution references and the pure text functions expand as in GNU make', () => {
+  const v = new MakeVariables(undefined, '/project')
+  v.assign('SRCS', '=', 'src/a.c src/b.c lib/c.c')
+  v.assign('ARCH', ':=', 'x86')
+  v.assign('x86_FLAGS', '=', '-m64')
+  v.assign('greet', '=', 'hello $(1) from $(0)')
+  const cases = {
+    '$(SRCS:.c=.o)': 'src/a.o src/b.o lib/c.o',
+    '$(SRCS:src/%.c=out/%.o)': 'out/a.o out/b.o lib/c.c',
+    '$(patsubst %.c,%.d,$(SRCS))': 'src/a.d src/b.d lib/c.d',
+    '$(subst src/,build/,$(SRCS))': 'build/a.c build/b.c lib/c.c',
+    '$(filter src/%,$(SRCS))': 'src/a.c src/b.c',
+    '$(filter-out src/%,$(SRCS))': 'lib/c.c',
+    '$(sort b a c a)': 'a b c',
+    '$(strip   a   b  )': 'a b',
+    '$(words $(SRCS))': '3',
+    '$(word 2,$(SRCS))': 'src/b.c',
+    '$(wordlist 2,3,$(SRCS))': 'src/b.c lib/c.c',
+    '$(firstword $(SRCS))|$(lastword $(SRCS))': 'src/a.c|lib/c.c',
+    '$(dir $(SRCS) top)': 'src/ src/ lib/ ./',
+    '$(notdir $(SRCS))': 'a.c b.c c.c',
+    '$(basename $(SRCS))|$(suffix $(SRCS))': 'src/a src/b lib/c|.c .c .c',
+    '$(addprefix t-,a b)|$(addsuffix .o,a b)': 't-a t-b|a.o b.o',
+    '$(join a b,1 2 3)': 'a1 b2 3',
+    '$(foreach d,x y,$(d)-each)': 'x-each y-each',
+    '$(if $(ARCH),yes,no)|$(if $(NOPE),yes,no, really)': 'yes|no, really',
+    '$(or ,second)|$(and a,b)|$(and ,b)': 'second|b|',
+    '$(findstring 86,$(ARCH))': '86',
+    '$($(ARCH)_FLAGS)': '-m64',
+    '$(call greet,world)': 'hello world from greet',
+    '$(abspath a/../b/c)': '/project/b/c',
+  }
+  for (const [text, want] of Object.entries(cases)) {
+    const e = v.expand(text)
+    assert.equal(e.unresolved, undefined, text)
+    assert.equal(e.value, want, text)
+  }
 })
 
 test('recipe lines yield the variables they reference, not functions, automatic or make-own variables', () => {
