@@ -147,6 +147,17 @@ function firstWord(text: string): string {
   return text.slice(0, end)
 }
 
+/** Words as make enters them as file names: a leading `./` is dropped (`./a.o` is `a.o`). */
+function fileNames(text: string): string[] {
+  const out = words(text)
+  for (let k = 0; k < out.length; k++) {
+    let w = out[k]!
+    while (w.length > 2 && w.startsWith('./')) w = w.slice(2)
+    out[k] = w
+  }
+  return out
+}
+
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12
 }
@@ -233,8 +244,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const expandWords = (text: string): string[] => {
     const e = vars.expand(text)
     lastUnresolved = e.unresolved !== undefined
-    if (!e.unresolved) return words(e.value)
-    return words(text).filter((w) => !w.includes('$'))
+    if (!e.unresolved) return fileNames(e.value)
+    return fileNames(text).filter((w) => !w.includes('$'))
   }
 
   const readFile = (abs: string, stack: string[]): void => {
@@ -396,7 +407,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         continue
       }
       const expandedTargets = vars.expand(targetText)
-      const names = expandedTargets.unresolved ? [] : words(expandedTargets.value)
+      const names = expandedTargets.unresolved ? [] : fileNames(expandedTargets.value)
       let prereqText = after
       let staticPattern: string | undefined
       if (inner?.kind === 'rule') {
