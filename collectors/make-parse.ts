@@ -215,6 +215,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     if (!t) {
       t = { name, file, line, prerequisites: [], orderOnly: [], variables: [], doc: '', doubleColon, hasRecipe: false, unresolvedPrerequisites: false }
       targets.set(name, t)
+      prereqs.set(t, {})
     }
     return t
   }
@@ -232,20 +233,34 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     for (const t of rule) for (const v of found) setOf(t).add(v)
   }
 
-  const addUnique = (list: string[], items: readonly string[]): void => {
-    if (items.length === 0) return
-    if (list.length === 0 && items.length === 1) return void list.push(items[0]!)
-    const have = new Set(list)
-    for (const item of items) if (!have.has(item)) (have.add(item), list.push(item))
+  // A target's prerequisites: the (shared, already unique) list of its first rule, turned into
+  // an insertion-ordered set only when a second rule adds more. Arrays again at the end.
+  type Gathered = readonly string[] | Set<string>
+  const prereqs = new Map<MakeTarget, { normal?: Gathered; orderOnly?: Gathered }>()
+  const gather = (current: Gathered | undefined, items: readonly string[]): Gathered | undefined => {
+    if (items.length === 0) return current
+    if (current === undefined) return items
+    const set = current instanceof Set ? current : new Set(current)
+    for (const item of items) set.add(item)
+    return set
   }
 
   /** Expands a word list; words that need run-time evaluation are kept only when they hold no `$`. */
   let lastUnresolved = false
+  const memo = new Map<string, { words: string[]; unresolved: boolean }>()
+  let memoGeneration = -1
   const expandWords = (text: string): string[] => {
-    const e = vars.expand(text)
-    lastUnresolved = e.unresolved !== undefined
-    if (!e.unresolved) return fileNames(e.value)
-    return fileNames(text).filter((w) => !w.includes('$'))
+    // The same prerequisite text (a big header list, say) often repeats between assignments.
+    if (memoGeneration !== vars.generation) (memo.clear(), (memoGeneration = vars.generation))
+    let entry = memo.get(text)
+    if (!entry) {
+      const e = vars.expand(text)
+      const found = e.unresolved ? fileNames(text).filter((w) => !w.includes('$')) : fileNames(e.value)
+      entry = { words: found.length > 1 ? [...new Set(found)] : found, unresolved: e.unresolved !== undefined }
+      if (text.includes('$')) memo.set(text, entry)
+    }
+    lastUnresolved = entry.unresolved
+    return entry.words
   }
 
   const readFile = (abs: string, stack: string[]): void => {
@@ -430,8 +445,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         }
         if (name.startsWith('.') || name.includes('%')) continue
         const t = define(name, abs, lineNo, sep.op.endsWith('::'))
-        addUnique(t.prerequisites, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
-        addUnique(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
+        const gathered = prereqs.get(t)!
+        gathered.normal = gather(gathered.normal, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
+        gathered.orderOnly = gather(gathered.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
         if (!t.doc && docs) t.doc = docs
         if (unresolvedPrerequisites) t.unresolvedPrerequisites = true
         ruleTargets.push(t)
@@ -493,6 +509,10 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   readFile(rootFile, [rootFile])
   const list = [...targets.values()]
   for (const [t, set] of recipeVars) for (const v of set) if (!AUTOMATIC_VARIABLES.has(v)) t.variables.push(v)
+  for (const [t, gathered] of prereqs) {
+    if (gathered.normal) for (const p of gathered.normal) t.prerequisites.push(p)
+    if (gathered.orderOnly) for (const p of gathered.orderOnly) t.orderOnly.push(p)
+  }
   return { targets: list, phony, hasPhony, files, problems }
 }
 

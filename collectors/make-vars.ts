@@ -65,10 +65,18 @@ export class MakeVariables {
     return this.#vars.has(name)
   }
 
+  #generation = 0
+
+  /** Changes with every assignment: expansions made in one generation stay valid through it. */
+  get generation(): number {
+    return this.#generation
+  }
+
   #set(name: string, value: Variable | undefined): void {
     if (value) this.#vars.set(name, value)
     else this.#vars.delete(name)
     this.#cache.clear()
+    this.#generation++
   }
 
   /** Records an assignment as make would (`=`, `:=`, `::=`, `:::=`, `?=`, `+=`, `!=`). */
