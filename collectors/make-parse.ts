@@ -68,8 +68,10 @@ interface Separator {
 }
 
 /** Finds the first `=`-family operator or rule colon outside `$(...)`, as make reads a line. */
+const SPECIAL = /[$=:]/g
+
 function findSeparator(text: string, from = 0): Separator | undefined {
-  const special = /[$=:]/g
+  const special = SPECIAL
   special.lastIndex = from
   for (let m = special.exec(text); m; m = special.exec(text)) {
     const i = m.index
