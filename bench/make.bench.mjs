@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { makeCollector } from '../dist/collectors/make.js'
 
 const SIZES = [1000, 2500, 5000]
-const RUNS = Number(process.env.BENCH_RUNS ?? 7)
+const RUNS = Number(process.env.BENCH_RUNS ?? 9)
 const INCLUDES = 20
 
 function build(dir, targets) {
@@ -32,37 +32,41 @@ function median(values) {
   return s[Math.floor(s.length / 2)]
 }
 
-/** Wall-clock and CPU medians; CPU time is the figure that holds when the machine is busy. */
-function time(fn) {
-  const wall = []
-  const cpu = []
+/** One run of make's listing; its CPU time comes from the shell's `times` (its children's user and system time). */
+function runMake(dir) {
+  const t = process.hrtime.bigint()
+  const run = spawnSync('bash', ['-c', 'make -pRrq : >/dev/null 2>&1; times'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, LC_ALL: 'C' } })
+  const wall = Number(process.hrtime.bigint() - t) / 1e6
+  const [user, sys] = run.stdout.trim().split('\n')[1].split(/\s+/).map((x) => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(x)
+    return m ? Number(m[1]) * 60_000 + Number(m[2]) * 1000 : NaN
+  })
+  return { wall, cpu: user + sys }
+}
+
+/** Runs of the collector and of make alternate, so that both see the same machine load. */
+function compare(dir) {
+  const ours = { wall: [], cpu: [] }
+  const make = { wall: [], cpu: [] }
   let result
   for (let i = 0; i < RUNS; i++) {
     const c = process.cpuUsage()
     const t = process.hrtime.bigint()
-    result = fn()
-    wall.push(Number(process.hrtime.bigint() - t) / 1e6)
+    result = makeCollector.collect({ root: dir, options: { enabled: true } })
+    ours.wall.push(Number(process.hrtime.bigint() - t) / 1e6)
     const d = process.cpuUsage(c)
-    cpu.push((d.user + d.system) / 1000)
+    ours.cpu.push((d.user + d.system) / 1000)
+    if (hasMake) {
+      const m = runMake(dir)
+      make.wall.push(m.wall)
+      make.cpu.push(m.cpu)
+    }
   }
-  return { ms: median(wall), cpu: median(cpu), result }
-}
-
-/** make's own CPU time comes from the shell's `times` (user and system time of its children). */
-function timeMake(dir) {
-  const wall = []
-  const cpu = []
-  for (let i = 0; i < RUNS; i++) {
-    const t = process.hrtime.bigint()
-    const run = spawnSync('bash', ['-c', 'make -pRrq : >/dev/null 2>&1; times'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env.PATH, LC_ALL: 'C' } })
-    wall.push(Number(process.hrtime.bigint() - t) / 1e6)
-    const [user, sys] = run.stdout.trim().split('\n')[1].split(/\s+/).map((x) => {
-      const m = /^(\d+)m([\d.]+)s$/.exec(x)
-      return m ? Number(m[1]) * 60_000 + Number(m[2]) * 1000 : NaN
-    })
-    cpu.push(user + sys)
+  return {
+    result,
+    ours: { ms: median(ours.wall), cpu: median(ours.cpu) },
+    make: hasMake ? { ms: median(make.wall), cpu: median(make.cpu) } : undefined,
   }
-  return { ms: median(wall), cpu: median(cpu) }
 }
 
 const hasMake = spawnSync('make', ['--version']).status === 0
@@ -82,9 +86,8 @@ for (const size of SIZES) {
   const dir = mkdtempSync(join(tmpdir(), 'make-bench-'))
   try {
     build(dir, size)
-    const ours = time(() => makeCollector.collect({ root: dir, options: { enabled: true } }))
-    const theirs = hasMake ? timeMake(dir) : undefined
-    rows.push({ size, files: ours.result.files.length, recipes: ours.result.recipes.length, ours, make: theirs })
+    const { result, ours, make } = compare(dir)
+    rows.push({ size, files: result.files.length, recipes: result.recipes.length, ours, make })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
