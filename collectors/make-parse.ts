@@ -3,6 +3,8 @@
  * variables recipes reference, following `include` like make does. It never runs anything:
  * `$(shell ...)`, `!=` and `$(eval ...)` are left alone, and conditionals contribute every
  * branch (make would pick one at run time; listing all is the only static choice).
+ * Known differences from make, on purpose: a file included twice is read once, includes stop
+ * 16 levels deep, and rules made by `$(eval ...)` are not seen.
  *
  * Written by hand because no maintained JavaScript library parses makefiles.
  */
