@@ -386,9 +386,11 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           docBlock = []
           continue
         }
-        const message = first.startsWith(recipePrefix) && recipePrefix !== ''
+        const message = first.startsWith(recipePrefix)
           ? `recipe line before any rule (make stops with "recipe commences before first target"); put a "target:" line above it or remove the leading ${recipePrefix === '\t' ? 'tab' : `"${recipePrefix}"`}`
-          : `line is neither a rule nor an assignment (make stops with "missing separator"); ${/^ {2,}/.test(first) ? 'recipe lines must start with a tab, not spaces' : 'add ":" for a rule or "=" for a variable'}`
+          : `line is neither a rule nor an assignment (make stops with "missing separator"); ${
+            recipePrefix !== '\t' && first.startsWith('\t') ? `.RECIPEPREFIX is "${recipePrefix}" here, so recipe lines must start with it, not with a tab`
+              : /^ {2,}/.test(first) ? 'recipe lines must start with a tab, not spaces' : 'add ":" for a rule or "=" for a variable'}`
         problems.push({ file: abs, line: lineNo, severity: 'error', message })
         docBlock = []
         continue
