@@ -47,6 +47,23 @@ export interface ParsedMakefile {
   problems: MakeProblem[]
 }
 
+/** A prerequisite list while reading: the first rule's list as is, a set once a second rule adds to it. */
+type Gathered = readonly string[] | Set<string>
+
+/** A target while reading; the state lives on it (no side maps) and becomes a MakeTarget at the end. */
+interface TargetState {
+  readonly name: string
+  readonly file: string
+  readonly line: number
+  normal: Gathered | undefined
+  orderOnly: Gathered | undefined
+  variables: Set<string> | undefined
+  doc: string
+  doubleColon: boolean
+  hasRecipe: boolean
+  unresolvedPrerequisites: boolean
+}
+
 export interface ParseOptions {
   /** Reads a file; undefined when it is missing. */
   read: (abs: string) => string | undefined
@@ -198,8 +215,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     return [...found].sort()
   }
   const vars = new MakeVariables(glob, options.cwd)
-  const targets = new Map<string, MakeTarget>()
-  const recipeVars = new Map<MakeTarget, Set<string>>()
+  const targets = new Map<string, TargetState>()
   const phony = new Set<string>()
   const problems: MakeProblem[] = []
   const files: string[] = []
@@ -214,33 +230,25 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     return textCache.get(abs)
   }
 
-  const define = (name: string, file: string, line: number, doubleColon: boolean): MakeTarget => {
+  const define = (name: string, file: string, line: number, doubleColon: boolean): TargetState => {
     let t = targets.get(name)
     if (!t) {
-      t = { name, file, line, prerequisites: [], orderOnly: [], variables: [], doc: '', doubleColon, hasRecipe: false, unresolvedPrerequisites: false }
+      t = { name, file, line, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon, hasRecipe: false, unresolvedPrerequisites: false }
       targets.set(name, t)
-      prereqs.set(t, {})
     }
     return t
   }
 
   /** Records the variables a recipe line references for each target of its rule. */
-  const addRecipeVariables = (rule: MakeTarget[], line: string): void => {
-    const setOf = (t: MakeTarget): Set<string> => {
-      let set = recipeVars.get(t)
-      if (!set) recipeVars.set(t, (set = new Set()))
-      return set
-    }
-    if (rule.length === 1) return referencedVariables(line, setOf(rule[0]!))
+  const addRecipeVariables = (rule: TargetState[], line: string): void => {
+    if (rule.length === 1) return referencedVariables(line, (rule[0]!.variables ??= new Set()))
     const found = new Set<string>()
     referencedVariables(line, found)
-    for (const t of rule) for (const v of found) setOf(t).add(v)
+    for (const t of rule) for (const v of found) (t.variables ??= new Set()).add(v)
   }
 
   // A target's prerequisites: the (shared, already unique) list of its first rule, turned into
   // an insertion-ordered set only when a second rule adds more. Arrays again at the end.
-  type Gathered = readonly string[] | Set<string>
-  const prereqs = new Map<MakeTarget, { normal?: Gathered; orderOnly?: Gathered }>()
   const gather = (current: Gathered | undefined, items: readonly string[]): Gathered | undefined => {
     if (items.length === 0) return current
     if (current === undefined) return items
@@ -273,7 +281,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     if (!seenFiles.has(abs)) (seenFiles.add(abs), files.push(abs))
     const lines = text.split('\n')
     if (text.indexOf('\r') !== -1) for (let k = 0; k < lines.length; k++) if (lines[k]!.endsWith('\r')) lines[k] = lines[k]!.slice(0, -1)
-    let rule: MakeTarget[] | null = null
+    let rule: TargetState[] | null = null
     let docBlock: string[] = []
     const conditionals: Array<{ word: string; line: number }> = []
     let defineStart = 0
@@ -442,7 +450,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       const orderOnly = bar === -1 ? [] : expandWords(prereqText.slice(bar + 1))
       unresolvedPrerequisites ||= lastUnresolved
 
-      const ruleTargets: MakeTarget[] = []
+      const ruleTargets: TargetState[] = []
       for (const name of names) {
         if (name === '.PHONY') {
           hasPhony = true
@@ -451,9 +459,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         }
         if (name.startsWith('.') || name.includes('%')) continue
         const t = define(name, abs, lineNo, sep.op.endsWith('::'))
-        const gathered = prereqs.get(t)!
-        gathered.normal = gather(gathered.normal, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
-        gathered.orderOnly = gather(gathered.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
+        t.normal = gather(t.normal, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
+        t.orderOnly = gather(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
         if (!t.doc && docs) t.doc = docs
         if (unresolvedPrerequisites) t.unresolvedPrerequisites = true
         ruleTargets.push(t)
@@ -513,11 +520,22 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   }
 
   readFile(rootFile, [rootFile])
-  const list = [...targets.values()]
-  for (const [t, set] of recipeVars) for (const v of set) if (!AUTOMATIC_VARIABLES.has(v)) t.variables.push(v)
-  for (const [t, gathered] of prereqs) {
-    if (gathered.normal) for (const p of gathered.normal) t.prerequisites.push(p)
-    if (gathered.orderOnly) for (const p of gathered.orderOnly) t.orderOnly.push(p)
+  const list: MakeTarget[] = []
+  for (const t of targets.values()) {
+    const variables: string[] = []
+    if (t.variables) for (const v of t.variables) if (!AUTOMATIC_VARIABLES.has(v)) variables.push(v)
+    list.push({
+      name: t.name,
+      file: t.file,
+      line: t.line,
+      prerequisites: t.normal ? [...t.normal] : [],
+      orderOnly: t.orderOnly ? [...t.orderOnly] : [],
+      variables,
+      doc: t.doc,
+      doubleColon: t.doubleColon,
+      hasRecipe: t.hasRecipe,
+      unresolvedPrerequisites: t.unresolvedPrerequisites,
+    })
   }
   return { targets: list, phony, hasPhony, files, problems }
 }
