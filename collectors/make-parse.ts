@@ -290,31 +290,31 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     for (let i = 0; i < lines.length; i++) {
       const lineNo = i + 1
       // Gather one logical line: a backslash at the end continues it (comments included, as in make).
-      let physical = lines[i]!
-      const parts = [physical]
-      while (physical.endsWith('\\') && endsWithContinuation(physical) && i + 1 < lines.length) {
+      const first = lines[i]!
+      // Most lines stand alone: only a continued line gets a list of its parts.
+      let parts: string[] | undefined
+      for (let physical = first; physical.endsWith('\\') && endsWithContinuation(physical) && i + 1 < lines.length;) {
         physical = lines[++i]!
-        parts.push(physical)
+        ;(parts ??= [first]).push(physical)
       }
 
       if (defineDepth > 0) {
-        const word = /^\s*(?:(?:override|export|private)\s+)*(define|endef)\b/.exec(parts[0]!)?.[1]
+        const word = /^\s*(?:(?:override|export|private)\s+)*(define|endef)\b/.exec(first)?.[1]
         if (word === 'define') defineDepth++
         else if (word === 'endef') defineDepth--
         continue
       }
 
-      const first = parts[0]!
       if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
         // A recipe line (with its continuations): only the variables it references matter here.
         for (const t of rule) t.hasRecipe = true
-        if (rule.length > 0) for (const part of parts) if (part.includes('$')) addRecipeVariables(rule, part)
+        if (rule.length > 0) for (const part of parts ?? [first]) if (part.includes('$')) addRecipeVariables(rule, part)
         if (docBlock.length) docBlock = []
         continue
       }
 
-      const joined = parts.length === 1 ? first : parts.map((p, k) => {
-        const trimmed = k < parts.length - 1 ? p.slice(0, -1).trimEnd() : p
+      const joined = parts === undefined ? first : parts.map((p, k, all) => {
+        const trimmed = k < all.length - 1 ? p.slice(0, -1).trimEnd() : p
         return k === 0 ? trimmed : trimmed.trimStart()
       }).join(' ')
       const { code: rawCode, comment } = joined.indexOf('#') === -1 ? { code: joined, comment: undefined } : splitComment(joined)
