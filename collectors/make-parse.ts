@@ -3,6 +3,8 @@
  * variables recipes reference, following `include` like make does. It never runs anything:
  * `$(shell ...)`, `!=` and `$(eval ...)` are left alone, and conditionals contribute every
  * branch (make would pick one at run time; listing all is the only static choice).
+ * Known differences from make, on purpose: a file included twice is read once, includes stop
+ * 16 levels deep, and rules made by `$(eval ...)` are not seen.
  *
  * Written by hand because no maintained JavaScript library parses makefiles.
  */
@@ -20,6 +22,10 @@ export interface MakeTarget {
   readonly variables: string[]
   doc: string
   doubleColon: boolean
+  /** Whether any rule for it has a recipe. */
+  hasRecipe: boolean
+  /** Whether some prerequisites could not be expanded statically (so `prerequisites` misses them). */
+  unresolvedPrerequisites: boolean
 }
 
 export interface MakeProblem {
@@ -41,6 +47,23 @@ export interface ParsedMakefile {
   problems: MakeProblem[]
 }
 
+/** A prerequisite list while reading: the first rule's list as is, a set once a second rule adds to it. */
+type Gathered = readonly string[] | Set<string>
+
+/** A target while reading; the state lives on it (no side maps) and becomes a MakeTarget at the end. */
+interface TargetState {
+  readonly name: string
+  readonly file: string
+  readonly line: number
+  normal: Gathered | undefined
+  orderOnly: Gathered | undefined
+  variables: Set<string> | undefined
+  doc: string
+  doubleColon: boolean
+  hasRecipe: boolean
+  unresolvedPrerequisites: boolean
+}
+
 export interface ParseOptions {
   /** Reads a file; undefined when it is missing. */
   read: (abs: string) => string | undefined
@@ -48,6 +71,8 @@ export interface ParseOptions {
   cwd: string
   maxDepth?: number
   maxFiles?: number
+  /** Whether a path exists, for `$(wildcard name)` without glob characters (default: it can be read). */
+  exists?: (abs: string) => boolean
 }
 
 const CONDITIONAL_OPEN = new Set(['ifeq', 'ifneq', 'ifdef', 'ifndef'])
@@ -62,13 +87,20 @@ interface Separator {
 }
 
 /** Finds the first `=`-family operator or rule colon outside `$(...)`, as make reads a line. */
+const SPECIAL = /[$=:]/g
+
 function findSeparator(text: string, from = 0): Separator | undefined {
-  for (let i = from; i < text.length; i++) {
+  const special = SPECIAL
+  special.lastIndex = from
+  for (let m = special.exec(text); m; m = special.exec(text)) {
+    const i = m.index
     const ch = text[i]
-    if (ch === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
-      const close = closingBracket(text, i + 1)
-      if (close === -1) return undefined
-      i = close
+    if (ch === '$') {
+      if (text[i + 1] === '(' || text[i + 1] === '{') {
+        const close = closingBracket(text, i + 1)
+        if (close === -1) return undefined
+        special.lastIndex = close + 1
+      }
       continue
     }
     if (ch === '=') {
@@ -76,26 +108,29 @@ function findSeparator(text: string, from = 0): Separator | undefined {
       if (prev === '+' || prev === '?' || prev === '!') return { kind: 'assign', index: i - 1, op: `${prev}=` }
       return { kind: 'assign', index: i, op: '=' }
     }
-    if (ch === ':') {
-      for (const op of ASSIGN_OPS) {
-        if (op.startsWith(':') && text.startsWith(op, i)) return { kind: 'assign', index: i, op }
-      }
-      const double = text[i + 1] === ':'
-      const grouped = text[i - 1] === '&'
-      return { kind: 'rule', index: grouped ? i - 1 : i, op: `${grouped ? '&' : ''}${double ? '::' : ':'}` }
+    for (const op of ASSIGN_OPS) {
+      if (op.startsWith(':') && text.startsWith(op, i)) return { kind: 'assign', index: i, op }
     }
+    const double = text[i + 1] === ':'
+    const grouped = text[i - 1] === '&'
+    return { kind: 'rule', index: grouped ? i - 1 : i, op: `${grouped ? '&' : ''}${double ? '::' : ':'}` }
   }
   return undefined
 }
 
 /** Index of the first `ch` outside `$(...)`, or -1. */
 function findTopLevel(text: string, ch: string): number {
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
-      const close = closingBracket(text, i + 1)
+  let i = 0
+  while (i < text.length) {
+    const at = text.indexOf(ch, i)
+    if (at === -1) return -1
+    const dollar = text.indexOf('$', i)
+    if (dollar === -1 || dollar > at) return at
+    if (text[dollar + 1] === '(' || text[dollar + 1] === '{') {
+      const close = closingBracket(text, dollar + 1)
       if (close === -1) return -1
-      i = close
-    } else if (text[i] === ch) return i
+      i = close + 1
+    } else i = dollar + 1
   }
   return -1
 }
@@ -122,23 +157,72 @@ function endsWithContinuation(line: string): boolean {
   return n % 2 === 1
 }
 
+/** The leading run of characters up to whitespace, `=` or `:`. */
+function firstWord(text: string): string {
+  let end = 0
+  while (end < text.length) {
+    const c = text.charCodeAt(end)
+    if (c === 32 || c === 9 || c === 61 || c === 58 || c === 10 || c === 13 || c === 11 || c === 12) break
+    end++
+  }
+  return text.slice(0, end)
+}
+
+/** Words as make enters them as file names: a leading `./` is dropped (`./a.o` is `a.o`). */
+function fileNames(text: string): string[] {
+  const out = words(text)
+  for (let k = 0; k < out.length; k++) {
+    let w = out[k]!
+    while (w.length > 2 && w.startsWith('./')) w = w.slice(2)
+    out[k] = w
+  }
+  return out
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12
+}
+
 function words(text: string): string[] {
-  return text.split(/\s+/).filter((w) => w !== '')
+  const out: string[] = []
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++
+    const start = i
+    while (i < n && !isSpace(text.charCodeAt(i))) i++
+    if (i > start) out.push(text.slice(start, i))
+  }
+  return out
 }
 
 export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMakefile {
   const maxDepth = options.maxDepth ?? 16
   const maxFiles = options.maxFiles ?? 1000
-  const vars = new MakeVariables()
-  const targets = new Map<string, MakeTarget>()
-  const recipeVars = new Map<MakeTarget, Set<string>>()
+  const globCache = new Map<string, string[]>()
+  const exists = options.exists ?? ((abs: string) => read(abs) !== undefined)
+  const glob = (patterns: string[]): string[] => {
+    const found = new Set<string>()
+    for (const pattern of patterns) {
+      if (!/[*?[]/.test(pattern)) {
+        if (exists(isAbsolute(pattern) ? pattern : join(options.cwd, pattern))) found.add(pattern)
+        continue
+      }
+      let matches = globCache.get(pattern)
+      if (!matches) globCache.set(pattern, (matches = globSync(makeGlob(pattern), { cwd: options.cwd, onlyFiles: false, expandDirectories: false, dot: false })))
+      for (const match of matches) found.add(match)
+    }
+    return [...found].sort()
+  }
+  const vars = new MakeVariables(glob, options.cwd)
+  const targets = new Map<string, TargetState>()
   const phony = new Set<string>()
   const problems: MakeProblem[] = []
   const files: string[] = []
   const seenFiles = new Set<string>()
   const textCache = new Map<string, string | undefined>()
   let hasPhony = false
-  let reads = 0
+  let tooMany = false
   let recipePrefix = '\t'
 
   const read = (abs: string): string | undefined => {
@@ -146,35 +230,58 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     return textCache.get(abs)
   }
 
-  const define = (name: string, file: string, line: number, doubleColon: boolean): MakeTarget => {
+  const define = (name: string, file: string, line: number, doubleColon: boolean): TargetState => {
     let t = targets.get(name)
     if (!t) {
-      t = { name, file, line, prerequisites: [], orderOnly: [], variables: [], doc: '', doubleColon }
+      t = { name, file, line, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon, hasRecipe: false, unresolvedPrerequisites: false }
       targets.set(name, t)
-      recipeVars.set(t, new Set())
     }
     return t
   }
 
-  const addUnique = (list: string[], items: readonly string[]): void => {
-    if (items.length === 0) return
-    const have = new Set(list)
-    for (const item of items) if (!have.has(item)) (have.add(item), list.push(item))
+  /** Records the variables a recipe line references for each target of its rule. */
+  const addRecipeVariables = (rule: TargetState[], line: string): void => {
+    if (rule.length === 1) return referencedVariables(line, (rule[0]!.variables ??= new Set()))
+    const found = new Set<string>()
+    referencedVariables(line, found)
+    for (const t of rule) for (const v of found) (t.variables ??= new Set()).add(v)
+  }
+
+  // A target's prerequisites: the (shared, already unique) list of its first rule, turned into
+  // an insertion-ordered set only when a second rule adds more. Arrays again at the end.
+  const gather = (current: Gathered | undefined, items: readonly string[]): Gathered | undefined => {
+    if (items.length === 0) return current
+    if (current === undefined) return items
+    const set = current instanceof Set ? current : new Set(current)
+    for (const item of items) set.add(item)
+    return set
   }
 
   /** Expands a word list; words that need run-time evaluation are kept only when they hold no `$`. */
+  let lastUnresolved = false
+  const memo = new Map<string, { words: string[]; unresolved: boolean }>()
+  let memoGeneration = -1
   const expandWords = (text: string): string[] => {
-    const e = vars.expand(text)
-    if (!e.unresolved) return words(e.value)
-    return words(text).filter((w) => !w.includes('$'))
+    // The same prerequisite text (a big header list, say) often repeats between assignments.
+    if (memoGeneration !== vars.generation) (memo.clear(), (memoGeneration = vars.generation))
+    let entry = memo.get(text)
+    if (!entry) {
+      const e = vars.expand(text)
+      const found = e.unresolved ? fileNames(text).filter((w) => !w.includes('$')) : fileNames(e.value)
+      entry = { words: found.length > 1 ? [...new Set(found)] : found, unresolved: e.unresolved !== undefined }
+      if (text.includes('$')) memo.set(text, entry)
+    }
+    lastUnresolved = entry.unresolved
+    return entry.words
   }
 
   const readFile = (abs: string, stack: string[]): void => {
     const text = read(abs)
     if (text === undefined) return
     if (!seenFiles.has(abs)) (seenFiles.add(abs), files.push(abs))
-    const lines = text.split(/\r\n|\n|\r/)
-    let rule: MakeTarget[] | null = null
+    const lines = text.split('\n')
+    if (text.indexOf('\r') !== -1) for (let k = 0; k < lines.length; k++) if (lines[k]!.endsWith('\r')) lines[k] = lines[k]!.slice(0, -1)
+    let rule: TargetState[] | null = null
     let docBlock: string[] = []
     const conditionals: Array<{ word: string; line: number }> = []
     let defineStart = 0
@@ -183,36 +290,37 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     for (let i = 0; i < lines.length; i++) {
       const lineNo = i + 1
       // Gather one logical line: a backslash at the end continues it (comments included, as in make).
-      let physical = lines[i]!
-      const parts = [physical]
-      while (endsWithContinuation(physical) && i + 1 < lines.length) {
+      const first = lines[i]!
+      // Most lines stand alone: only a continued line gets a list of its parts.
+      let parts: string[] | undefined
+      for (let physical = first; physical.endsWith('\\') && endsWithContinuation(physical) && i + 1 < lines.length;) {
         physical = lines[++i]!
-        parts.push(physical)
+        ;(parts ??= [first]).push(physical)
       }
 
       if (defineDepth > 0) {
-        const word = /^\s*(?:(?:override|export|private)\s+)*(define|endef)\b/.exec(parts[0]!)?.[1]
+        const word = /^\s*(?:(?:override|export|private)\s+)*(define|endef)\b/.exec(first)?.[1]
         if (word === 'define') defineDepth++
         else if (word === 'endef') defineDepth--
         continue
       }
 
-      const first = parts[0]!
       if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
         // A recipe line (with its continuations): only the variables it references matter here.
-        const set = new Set<string>()
-        for (const part of parts) referencedVariables(part, set)
-        for (const t of rule) for (const v of set) recipeVars.get(t)!.add(v)
-        docBlock = []
+        for (const t of rule) t.hasRecipe = true
+        if (rule.length > 0) for (const part of parts ?? [first]) if (part.includes('$')) addRecipeVariables(rule, part)
+        if (docBlock.length) docBlock = []
         continue
       }
 
-      const joined = parts.length === 1 ? first : parts.map((p, k) => {
-        const trimmed = k < parts.length - 1 ? p.slice(0, -1).trimEnd() : p
+      const joined = parts === undefined ? first : parts.map((p, k, all) => {
+        const trimmed = k < all.length - 1 ? p.slice(0, -1).trimEnd() : p
         return k === 0 ? trimmed : trimmed.trimStart()
       }).join(' ')
-      const { code: rawCode, comment } = splitComment(joined)
-      const code = rawCode.trim()
+      const { code: rawCode, comment } = joined.indexOf('#') === -1 ? { code: joined, comment: undefined } : splitComment(joined)
+      // `\#` is a literal `#` outside recipes; make drops the backslash of `\ ` in names too.
+      const unescaped = rawCode.indexOf('\\') === -1 ? rawCode : rawCode.replace(/\\([# ])/g, '$1')
+      const code = unescaped.trim()
 
       if (code === '') {
         // A comment-only or blank line: a `## doc` line documents the rule directly below it.
@@ -224,7 +332,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
 
       // Directives are recognized by their first word.
       let rest = code
-      let word = /^[^\s=:]+/.exec(rest)?.[0] ?? ''
+      let word = firstWord(rest)
       if (CONDITIONAL_OPEN.has(word)) {
         conditionals.push({ word, line: lineNo })
         docBlock = []
@@ -247,7 +355,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         if (findSeparator(after)?.kind === 'rule') break
         modifiers.push(word)
         rest = after
-        word = /^[^\s=:]+/.exec(rest)?.[0] ?? ''
+        word = firstWord(rest)
       }
       if (word === 'define') {
         const m = /^define\s+(\S+)/.exec(rest)
@@ -286,9 +394,11 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           docBlock = []
           continue
         }
-        const message = first.startsWith(recipePrefix) && recipePrefix !== ''
+        const message = first.startsWith(recipePrefix)
           ? `recipe line before any rule (make stops with "recipe commences before first target"); put a "target:" line above it or remove the leading ${recipePrefix === '\t' ? 'tab' : `"${recipePrefix}"`}`
-          : `line is neither a rule nor an assignment (make stops with "missing separator"); ${/^ {2,}/.test(first) ? 'recipe lines must start with a tab, not spaces' : 'add ":" for a rule or "=" for a variable'}`
+          : `line is neither a rule nor an assignment (make stops with "missing separator"); ${
+            recipePrefix !== '\t' && first.startsWith('\t') ? `.RECIPEPREFIX is "${recipePrefix}" here, so recipe lines must start with it, not with a tab`
+              : /^ {2,}/.test(first) ? 'recipe lines must start with a tab, not spaces' : 'add ":" for a rule or "=" for a variable'}`
         problems.push({ file: abs, line: lineNo, severity: 'error', message })
         docBlock = []
         continue
@@ -296,7 +406,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
 
       if (sep.kind === 'assign') {
         const name = vars.expand(rest.slice(0, sep.index).trim()).value.trim()
-        const value = rest.slice(sep.index + sep.op.length).trimStart()
+        // make keeps the whitespace that ends a value (up to a comment), not the one that starts it.
+        const after = rest.slice(sep.index + sep.op.length)
+        const value = after.trim() === '' ? '' : after.trimStart() + unescaped.slice(unescaped.trimEnd().length)
         if (name !== '') {
           vars.assign(name, sep.op, value)
           if (name === '.RECIPEPREFIX') recipePrefix = vars.expand(vars.raw(name) ?? '').value[0] ?? '\t'
@@ -316,7 +428,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         after = after.slice(0, semi)
       }
       const inner = findSeparator(after)
-      const docs = docOf(comment) ?? (docBlock.length ? docBlock.join(' ') : '')
+      const docs = docOf(comment) || (docBlock.length ? docBlock.filter((d) => d !== '').join(' ') : '')
       docBlock = []
       if (inner?.kind === 'assign') {
         // `target: VAR = value` sets a target-specific variable; it is not a rule.
@@ -324,7 +436,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         continue
       }
       const expandedTargets = vars.expand(targetText)
-      const names = expandedTargets.unresolved ? [] : words(expandedTargets.value)
+      const names = expandedTargets.unresolved ? [] : fileNames(expandedTargets.value)
       let prereqText = after
       let staticPattern: string | undefined
       if (inner?.kind === 'rule') {
@@ -334,9 +446,11 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       }
       const bar = findTopLevel(prereqText, '|')
       const normal = expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar))
+      let unresolvedPrerequisites = lastUnresolved
       const orderOnly = bar === -1 ? [] : expandWords(prereqText.slice(bar + 1))
+      unresolvedPrerequisites ||= lastUnresolved
 
-      const ruleTargets: MakeTarget[] = []
+      const ruleTargets: TargetState[] = []
       for (const name of names) {
         if (name === '.PHONY') {
           hasPhony = true
@@ -345,16 +459,16 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         }
         if (name.startsWith('.') || name.includes('%')) continue
         const t = define(name, abs, lineNo, sep.op.endsWith('::'))
-        addUnique(t.prerequisites, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
-        addUnique(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
+        t.normal = gather(t.normal, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
+        t.orderOnly = gather(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
         if (!t.doc && docs) t.doc = docs
+        if (unresolvedPrerequisites) t.unresolvedPrerequisites = true
         ruleTargets.push(t)
       }
       rule = ruleTargets
       if (inlineRecipe !== undefined) {
-        const set = new Set<string>()
-        referencedVariables(inlineRecipe, set)
-        for (const t of ruleTargets) for (const v of set) recipeVars.get(t)!.add(v)
+        for (const t of ruleTargets) t.hasRecipe = true
+        if (ruleTargets.length > 0 && inlineRecipe.includes('$')) addRecipeVariables(ruleTargets, inlineRecipe)
       }
     }
 
@@ -376,7 +490,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     }
     for (const path of words(e.value)) {
       const candidates = /[*?[]/.test(path)
-        ? globSync(path, { cwd: options.cwd, absolute: true, onlyFiles: true, expandDirectories: false }).sort()
+        ? globSync(makeGlob(path), { cwd: options.cwd, absolute: true, onlyFiles: true, expandDirectories: false }).sort()
         : [isAbsolute(path) ? path : join(options.cwd, path)]
       for (const abs of candidates) {
         if (stack.includes(abs)) {
@@ -388,12 +502,16 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           problems.push({ file: from, line, severity: 'error', message: `${directive} ${path} is nested more than ${maxDepth} levels deep; not followed (flatten the include chain)` })
           continue
         }
-        if (++reads > maxFiles) {
-          if (reads === maxFiles + 1) problems.push({ file: from, line, severity: 'error', message: `more than ${maxFiles} makefile inclusions; the rest are not followed (the same file is probably included many times)` })
-          continue
-        }
         if (read(abs) === undefined) {
           if (!optional) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
+          continue
+        }
+        // make reads a file again each time it is included; its rules would only merge into the
+        // ones already read, so each file is read once and the cost stays linear in the input.
+        if (seenFiles.has(abs)) continue
+        if (seenFiles.size >= maxFiles) {
+          if (!tooMany) problems.push({ file: from, line, severity: 'error', message: `more than ${maxFiles} makefiles are included; the rest are not followed (split the build or raise the limit)` })
+          tooMany = true
           continue
         }
         readFile(abs, [...stack, abs])
@@ -402,9 +520,29 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   }
 
   readFile(rootFile, [rootFile])
-  const list = [...targets.values()]
-  for (const t of list) t.variables.push(...[...recipeVars.get(t)!].filter((v) => !AUTOMATIC_VARIABLES.has(v)))
+  const list: MakeTarget[] = []
+  for (const t of targets.values()) {
+    const variables: string[] = []
+    if (t.variables) for (const v of t.variables) if (!AUTOMATIC_VARIABLES.has(v)) variables.push(v)
+    list.push({
+      name: t.name,
+      file: t.file,
+      line: t.line,
+      prerequisites: t.normal ? [...t.normal] : [],
+      orderOnly: t.orderOnly ? [...t.orderOnly] : [],
+      variables,
+      doc: t.doc,
+      doubleColon: t.doubleColon,
+      hasRecipe: t.hasRecipe,
+      unresolvedPrerequisites: t.unresolvedPrerequisites,
+    })
+  }
   return { targets: list, phony, hasPhony, files, problems }
+}
+
+/** make globs like glob(3): `**` is no recursive wildcard there, just `*`. */
+function makeGlob(pattern: string): string {
+  return pattern.replace(/\*{2,}/g, '*')
 }
 
 /** For a static pattern rule: `%.o` matched against `foo.o` turns `%.c` into `foo.c`. */

@@ -1,8 +1,10 @@
 /**
- * Static expansion of make variable references: `$(VAR)`, `${VAR}` and `$X` from plain
- * assignments only. Anything that would run or compute (`$(shell ...)`, `!=`, other functions)
- * makes the text unresolved; nothing is ever executed.
+ * Static expansion of make variable references: `$(VAR)`, `${VAR}`, `$X`, substitution
+ * references and make's pure text functions (`subst`, `patsubst`, `foreach`, `addprefix`, ...).
+ * Anything that would run something or depends on run time (`$(shell ...)`, `!=`, `$(eval ...)`,
+ * automatic variables) makes the text unresolved; nothing is ever executed.
  */
+import { posix } from 'node:path'
 
 export type Flavor = 'recursive' | 'simple' | 'unknown'
 
@@ -24,6 +26,7 @@ export const AUTOMATIC_VARIABLES: ReadonlySet<string> = new Set(
   ['@', '<', '^', '+', '*', '?', '|', '%'].flatMap((c) => [c, `${c}D`, `${c}F`]),
 )
 
+const NONE: string[] = []
 const MAX_DEPTH = 32
 const MAX_LENGTH = 1 << 20
 
@@ -42,9 +45,38 @@ export function closingBracket(text: string, open: number): number {
 
 export class MakeVariables {
   readonly #vars = new Map<string, Variable>()
+  readonly #wildcard: ((patterns: string[]) => string[]) | undefined
+  readonly #cwd: string
+  /** Expansions of recursive variables, valid until the next assignment changes any value. */
+  readonly #cache = new Map<string, { value: string; undefinedVars: string[] }>()
+  /** Inside `foreach`/`call`, where loop variables change under the cache. */
+  #binding = 0
+
+  /**
+   * `wildcard` lists the files matching glob patterns, sorted, as `$(wildcard ...)` does (it only
+   * reads the file system); `cwd` is make's directory, for `$(abspath ...)`.
+   */
+  constructor(wildcard?: (patterns: string[]) => string[], cwd = '/') {
+    this.#wildcard = wildcard
+    this.#cwd = cwd
+  }
 
   has(name: string): boolean {
     return this.#vars.has(name)
+  }
+
+  #generation = 0
+
+  /** Changes with every assignment: expansions made in one generation stay valid through it. */
+  get generation(): number {
+    return this.#generation
+  }
+
+  #set(name: string, value: Variable | undefined): void {
+    if (value) this.#vars.set(name, value)
+    else this.#vars.delete(name)
+    this.#cache.clear()
+    this.#generation++
   }
 
   /** Records an assignment as make would (`=`, `:=`, `::=`, `:::=`, `?=`, `+=`, `!=`). */
@@ -52,48 +84,52 @@ export class MakeVariables {
     const current = this.#vars.get(name)
     switch (op) {
       case '=':
-        this.#vars.set(name, { value: raw, flavor: 'recursive' })
+        this.#set(name, { value: raw, flavor: 'recursive' })
         break
       case ':=':
       case '::=': {
         const e = this.expand(raw)
-        this.#vars.set(name, { value: e.value, flavor: e.unresolved ? 'unknown' : 'simple' })
+        this.#set(name, { value: e.value, flavor: e.unresolved ? 'unknown' : 'simple' })
         break
       }
-      case ':::=':
-        this.#vars.set(name, { value: raw, flavor: 'recursive' })
+      case ':::=': {
+        // Expanded now, then kept recursive with its dollars escaped (GNU make 4.4).
+        const e = this.expand(raw)
+        this.#set(name, { value: e.value.replace(/\$/g, '$$$$'), flavor: e.unresolved ? 'unknown' : 'recursive' })
         break
+      }
       case '?=':
-        if (!current) this.#vars.set(name, { value: raw, flavor: 'recursive' })
+        if (!current) this.#set(name, { value: raw, flavor: 'recursive' })
         break
       case '+=':
-        if (!current) this.#vars.set(name, { value: raw, flavor: 'recursive' })
+        if (!current) this.#set(name, { value: raw, flavor: 'recursive' })
         else if (current.flavor === 'simple') {
           const e = this.expand(raw)
-          this.#vars.set(name, { value: `${current.value} ${e.value}`, flavor: e.unresolved ? 'unknown' : 'simple' })
-        } else this.#vars.set(name, { value: `${current.value} ${raw}`, flavor: current.flavor })
+          this.#set(name, { value: `${current.value} ${e.value}`, flavor: e.unresolved ? 'unknown' : 'simple' })
+        } else this.#set(name, { value: `${current.value} ${raw}`, flavor: current.flavor })
         break
       default:
         // `!=` runs a shell command: its value is unknown here.
-        this.#vars.set(name, { value: '', flavor: 'unknown' })
+        this.#set(name, { value: '', flavor: 'unknown' })
     }
   }
 
   undefine(name: string): void {
-    this.#vars.delete(name)
+    this.#set(name, undefined)
   }
 
   /** A `define` block's value is opaque: it is usually `$(eval)`-ed or called, which this reader does not do. */
   defineOpaque(name: string): void {
-    this.#vars.set(name, { value: '', flavor: 'unknown' })
+    this.#set(name, { value: '', flavor: 'unknown' })
   }
 
-  /** The value of `name` as a first character, for `.RECIPEPREFIX`. */
+  /** The value of `name` as written, for `.RECIPEPREFIX`. */
   raw(name: string): string | undefined {
     return this.#vars.get(name)?.value
   }
 
   expand(text: string): Expansion {
+    if (text.indexOf('$') === -1) return { value: text, undefinedVars: NONE }
     const out: Expansion = { value: '', undefinedVars: [] }
     out.value = this.#expand(text, 0, out, new Set())
     return out
@@ -143,41 +179,215 @@ export class MakeVariables {
   }
 
   #reference(ref: string, depth: number, out: Expansion, active: Set<string>): string {
-    // A space, tab or comma before any `$` means a function call (`$(shell ...)`, `$(patsubst ...)`).
-    if (/^[^$\s,]*[\s,]/.test(ref)) {
-      out.unresolved ??= `function call $(${ref.split(/[\s,]/)[0]} ...)`
+    const fn = /^([a-z-]+)[ \t]/.exec(ref)
+    if (fn) return this.#call(fn[1]!, ref.slice(fn[0].length), depth, out, active)
+    // `$(VAR:a=b)`: a substitution reference (a colon outside nested references).
+    const colon = topLevelIndex(ref, ':')
+    if (colon !== -1) {
+      const eq = ref.indexOf('=', colon)
+      if (eq === -1) {
+        out.unresolved ??= `unsupported reference $(${ref})`
+        return ''
+      }
+      const value = this.#reference(ref.slice(0, colon), depth + 1, out, active)
+      const from = this.#expand(ref.slice(colon + 1, eq), depth + 1, out, active)
+      const to = this.#expand(ref.slice(eq + 1), depth + 1, out, active)
+      return patsubst(from.includes('%') ? from : `%${from}`, to.includes('%') || from.includes('%') ? to : `%${to}`, value)
+    }
+    // A computed name: `$($(ARCH)_FLAGS)`.
+    const name = ref.includes('$') ? this.#expand(ref, depth + 1, out, active) : ref
+    if (out.unresolved) return ''
+    if (AUTOMATIC_VARIABLES.has(name)) {
+      out.unresolved ??= `automatic variable $(${name})`
       return ''
     }
-    // `$(VAR:a=b)` substitution references and computed names (`$($(X)_DIR)`) are left unresolved.
-    if (ref.includes(':') || ref.includes('$')) {
-      out.unresolved ??= `computed reference $(${ref})`
-      return ''
-    }
-    if (AUTOMATIC_VARIABLES.has(ref)) {
-      out.unresolved ??= `automatic variable $(${ref})`
-      return ''
-    }
-    const v = this.#vars.get(ref)
+    const v = this.#vars.get(name)
     if (!v) {
-      if (!out.undefinedVars.includes(ref)) out.undefinedVars.push(ref)
+      if (!out.undefinedVars.includes(name)) out.undefinedVars.push(name)
       return ''
     }
     if (v.flavor === 'unknown') {
-      out.unresolved ??= `variable ${ref} has a value computed at run time`
+      out.unresolved ??= `variable ${name} has a value computed at run time`
       return ''
     }
     if (v.flavor === 'simple') return v.value
-    if (active.has(ref)) {
-      out.unresolved ??= `variable ${ref} references itself`
+    if (active.has(name)) {
+      out.unresolved ??= `variable ${name} references itself`
       return ''
     }
-    active.add(ref)
-    const value = this.#expand(v.value, depth + 1, out, active)
-    active.delete(ref)
+    const cached = this.#binding === 0 ? this.#cache.get(name) : undefined
+    if (cached) {
+      for (const u of cached.undefinedVars) if (!out.undefinedVars.includes(u)) out.undefinedVars.push(u)
+      return cached.value
+    }
+    const inner: Expansion = { value: '', undefinedVars: [] }
+    active.add(name)
+    const value = this.#expand(v.value, depth + 1, inner, active)
+    active.delete(name)
+    for (const u of inner.undefinedVars) if (!out.undefinedVars.includes(u)) out.undefinedVars.push(u)
+    if (inner.unresolved) {
+      out.unresolved ??= inner.unresolved
+      return ''
+    }
+    if (this.#binding === 0) this.#cache.set(name, { value, undefinedVars: inner.undefinedVars })
     return value
+  }
+
+  /** make's text functions; the ones that run or inspect anything at run time stay unresolved. */
+  #call(name: string, argText: string, depth: number, out: Expansion, active: Set<string>): string {
+    const raw = splitArguments(argText)
+    const arg = (k: number): string => (raw[k] === undefined ? '' : this.#expand(raw[k]!, depth + 1, out, active))
+    const list = (k: number): string[] => words(arg(k))
+    switch (name) {
+      case 'wildcard':
+        if (!this.#wildcard) break
+        return this.#wildcard(list(0)).join(' ')
+      case 'subst': return arg(2).split(arg(0)).join(arg(1))
+      case 'patsubst': return patsubst(arg(0), arg(1), arg(2))
+      case 'strip': return list(0).join(' ')
+      case 'findstring': return arg(1).includes(arg(0)) ? arg(0) : ''
+      case 'filter':
+      case 'filter-out': {
+        const patterns = list(0)
+        const keep = name === 'filter'
+        return list(1).filter((w) => patterns.some((p) => matchPattern(p, w) !== undefined) === keep).join(' ')
+      }
+      case 'sort': return [...new Set(list(0))].sort().join(' ')
+      case 'word': {
+        const n = Number(arg(0).trim())
+        return Number.isInteger(n) && n > 0 ? (list(1)[n - 1] ?? '') : ''
+      }
+      case 'wordlist': {
+        const from = Number(arg(0).trim())
+        const to = Number(arg(1).trim())
+        return Number.isInteger(from) && Number.isInteger(to) && from > 0 ? list(2).slice(from - 1, to).join(' ') : ''
+      }
+      case 'words': return String(list(0).length)
+      case 'firstword': return list(0)[0] ?? ''
+      case 'lastword': return list(0).at(-1) ?? ''
+      case 'dir': return list(0).map((w) => (w.includes('/') ? w.slice(0, w.lastIndexOf('/') + 1) : './')).join(' ')
+      case 'notdir': return list(0).map((w) => w.slice(w.lastIndexOf('/') + 1)).join(' ')
+      case 'suffix': return list(0).map((w) => suffixOf(w)).filter((x) => x !== '').join(' ')
+      case 'basename': return list(0).map((w) => w.slice(0, w.length - suffixOf(w).length)).join(' ')
+      case 'addsuffix': { const sfx = arg(0); return list(1).map((w) => w + sfx).join(' ') }
+      case 'addprefix': { const pfx = arg(0); return list(1).map((w) => pfx + w).join(' ') }
+      case 'join': {
+        const a = list(0)
+        const b = list(1)
+        return Array.from({ length: Math.max(a.length, b.length) }, (_, k) => (a[k] ?? '') + (b[k] ?? '')).join(' ')
+      }
+      case 'abspath': return list(0).map((w) => posix.resolve(this.#cwd, w)).join(' ')
+      case 'if': return arg(0).trim() !== '' ? arg(1) : this.#expand(raw.slice(2).join(','), depth + 1, out, active)
+      case 'or': {
+        for (let k = 0; k < raw.length; k++) { const v = arg(k); if (v.trim() !== '') return v }
+        return ''
+      }
+      case 'and': {
+        let v = ''
+        for (let k = 0; k < raw.length; k++) { v = arg(k); if (v.trim() === '') return '' }
+        return v
+      }
+      case 'foreach': {
+        const variable = arg(0).trim()
+        const body = raw.slice(2).join(',')
+        return this.#bind([variable], () => list(1).map((w) => {
+          this.#vars.set(variable, { value: w, flavor: 'simple' })
+          return this.#expand(body, depth + 1, out, active)
+        }).join(' '))
+      }
+      case 'call': {
+        const fnName = arg(0).trim()
+        const fn = this.#vars.get(fnName)
+        if (!fn) {
+          // An undefined function name calls to nothing, as in make.
+          if (!out.undefinedVars.includes(fnName)) out.undefinedVars.push(fnName)
+          return ''
+        }
+        if (fn.flavor === 'unknown') break
+        const params = raw.slice(1).map((_, k) => arg(k + 1))
+        const names = ['0', ...params.map((_, k) => String(k + 1))]
+        return this.#bind(names, () => {
+          this.#vars.set('0', { value: fnName, flavor: 'simple' })
+          params.forEach((p, k) => this.#vars.set(String(k + 1), { value: p, flavor: 'simple' }))
+          return fn.flavor === 'simple' ? fn.value : this.#expand(fn.value, depth + 1, out, active)
+        })
+      }
+    }
+    out.unresolved ??= `function call $(${name} ...)`
+    return ''
+  }
+
+  /** Runs `body` with `names` free to rebind, then restores them. */
+  #bind(names: string[], body: () => string): string {
+    const saved = names.map((n) => this.#vars.get(n))
+    this.#binding++
+    try {
+      return body()
+    } finally {
+      names.forEach((n, k) => (saved[k] ? this.#vars.set(n, saved[k]!) : this.#vars.delete(n)))
+      this.#binding--
+    }
   }
 }
 
+function words(text: string): string[] {
+  return text.split(/[ \t\n\r\f\v]+/).filter((w) => w !== '')
+}
+
+/** The index of `ch` outside nested `$(...)`/`${...}`, or -1. */
+function topLevelIndex(text: string, ch: string): number {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === '(' || c === '{') depth++
+    else if (c === ')' || c === '}') depth--
+    else if (c === ch && depth === 0) return i
+  }
+  return -1
+}
+
+/** Splits a function's arguments at top-level commas. */
+function splitArguments(text: string): string[] {
+  const args: string[] = []
+  let depth = 0
+  let start = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === '(' || c === '{') depth++
+    else if (c === ')' || c === '}') depth--
+    else if (c === ',' && depth === 0) {
+      args.push(text.slice(start, i))
+      start = i + 1
+    }
+  }
+  args.push(text.slice(start))
+  return args
+}
+
+/** The stem when `word` matches the `%` pattern (or equals a pattern without `%`), else undefined. */
+function matchPattern(pattern: string, word: string): string | undefined {
+  const pct = pattern.indexOf('%')
+  if (pct === -1) return pattern === word ? '' : undefined
+  const prefix = pattern.slice(0, pct)
+  const suffix = pattern.slice(pct + 1)
+  if (word.length < prefix.length + suffix.length || !word.startsWith(prefix) || !word.endsWith(suffix)) return undefined
+  return word.slice(prefix.length, word.length - suffix.length)
+}
+
+function patsubst(pattern: string, replacement: string, text: string): string {
+  return words(text).map((w) => {
+    const stem = matchPattern(pattern, w)
+    if (stem === undefined) return w
+    return pattern.includes('%') ? replacement.replace('%', stem) : replacement
+  }).join(' ')
+}
+
+function suffixOf(word: string): string {
+  const dot = word.lastIndexOf('.')
+  return dot > word.lastIndexOf('/') ? word.slice(dot) : ''
+}
+
+const NAME_END = new Set([...' \t\n\r,:$(){}'].map((c) => c.charCodeAt(0)))
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
 /** Variables that make sets itself: offering them as `VAR=value` hints would mislead. */
 const MAKE_OWN = new Set(['MAKE', 'MAKEFLAGS', 'MFLAGS', 'MAKECMDGOALS', 'MAKELEVEL', 'MAKEFILE_LIST', 'MAKEFILES', 'MAKE_VERSION', 'MAKE_HOST', 'CURDIR', 'SHELL', 'MAKESHELL', 'MAKEOVERRIDES', 'VPATH', 'SUFFIXES'])
@@ -196,7 +406,7 @@ export function referencedVariables(line: string, into: Set<string>): void {
     if (next !== '(' && next !== '{') continue
     const close = next === '(' ? ')' : '}'
     let end = i + 2
-    while (end < line.length && !/[\s,:$(){}]/.test(line[end]!)) end++
+    while (end < line.length && !NAME_END.has(line.charCodeAt(end))) end++
     if (line[end] !== close && line[end] !== ':') continue
     const name = line.slice(i + 2, end)
     if (VAR_NAME.test(name) && !MAKE_OWN.has(name)) into.add(name)

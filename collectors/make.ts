@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { quote } from 'shell-quote'
 import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
-import { isFile, readText, relPosix } from './fs.js'
+import { isDir, isFile, readText, relPosix } from './fs.js'
 import { parseMakefile, type ParsedMakefile } from './make-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -20,6 +20,17 @@ export function defaultMakefile(dir: string): string | undefined {
     if (isFile(path)) return path
   }
   return undefined
+}
+
+/** Names make would pick before `file` but can't read: it takes the first that exists, directory or not. */
+function shadowingNames(dir: string, file: string): string[] {
+  const out: string[] = []
+  for (const name of MAKEFILE_NAMES) {
+    const path = join(dir, name)
+    if (path === file) break
+    if (isDir(path)) out.push(name)
+  }
+  return out
 }
 
 /** The shell word for a target name: bare when safe, quoted otherwise. */
@@ -45,8 +56,14 @@ export const makeCollector: Collector = {
   collect(ctx: CollectContext): CollectorResult {
     const rootFile = defaultMakefile(ctx.root)
     if (!rootFile) return { recipes: [], diagnostics: [], files: [] }
-    const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText })
+    const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText, exists: (p) => isFile(p) || isDir(p) })
     const recipes: Recipe[] = []
+    const relFiles = new Map<string, string>()
+    const rel = (abs: string): string => {
+      let r = relFiles.get(abs)
+      if (r === undefined) relFiles.set(abs, (r = relPosix(ctx.root, abs)))
+      return r
+    }
     for (const { target, description } of listedTargets(parsed)) {
       recipes.push(createRecipe({
         source: 'make',
@@ -55,19 +72,26 @@ export const makeCollector: Collector = {
         command: `make ${targetWord(target.name)}`,
         cwd: '.',
         description,
-        file: relPosix(ctx.root, target.file),
+        file: rel(target.file),
         line: target.line,
-        prerequisites: [...target.prerequisites, ...target.orderOnly.filter((p) => !target.prerequisites.includes(p))],
+        prerequisites: target.orderOnly.length ? [...new Set([...target.prerequisites, ...target.orderOnly])] : target.prerequisites,
         variables: target.variables,
       }))
     }
     const diagnostics = parsed.problems.map((p) => createDiagnostic({
       source: 'make',
-      file: relPosix(ctx.root, p.file),
+      file: rel(p.file),
       ...(p.line !== undefined ? { line: p.line } : {}),
       message: p.message,
       severity: p.severity,
     }))
-    return { recipes, diagnostics, files: parsed.files.map((f) => relPosix(ctx.root, f)) }
+    for (const name of shadowingNames(ctx.root, rootFile)) {
+      diagnostics.unshift(createDiagnostic({
+        source: 'make',
+        file: name,
+        message: `${name} is a directory, and GNU make picks it before ${rel(rootFile)} and stops ("Is a directory"); the targets listed are ${rel(rootFile)}'s, but plain \`make\` can't run them until ${name} is renamed`,
+      }))
+    }
+    return { recipes, diagnostics, files: parsed.files.map(rel) }
   },
 }

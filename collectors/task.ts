@@ -1,11 +1,69 @@
-/** The task collector. */
+/**
+ * The task collector: the tasks of the Taskfile go-task picks at the root (first of its eight
+ * default names) and of the Taskfiles it includes, as `task <name>` recipes. Internal tasks are
+ * left out, as `task --list-all` leaves them out.
+ */
+import { quote } from 'shell-quote'
+import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
+import { isDir, isFile, readText, relPosix } from './fs.js'
+import { pickTaskfile, readTaskfiles, TASKFILE_NAMES } from './task-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
+
+export { TASKFILE_NAMES } from './task-parse.js'
+
+/** The Taskfile `task` picks in `dir`, or undefined. */
+export function defaultTaskfile(dir: string): string | undefined {
+  return pickTaskfile(dir, { isFile, isDir }).file
+}
+
+function nameWord(name: string): string {
+  return /^[A-Za-z0-9_./+=@%:,-]+$/.test(name) ? name : quote([name])
+}
 
 export const taskCollector: Collector = {
   source: 'task',
   configKey: 'taskfile',
-  manifestNames: [],
-  collect(_ctx: CollectContext): CollectorResult {
-    return { recipes: [], diagnostics: [], files: [] }
+  manifestNames: TASKFILE_NAMES,
+  collect(ctx: CollectContext): CollectorResult {
+    const { file: rootFile, shadowing } = pickTaskfile(ctx.root, { isFile, isDir })
+    const shadowed = shadowing.map((name) => createDiagnostic({
+      source: 'task',
+      file: name,
+      message: `${name} is a directory, and go-task takes it as the Taskfile and fails; rename it${rootFile ? ` (the tasks listed are ${relPosix(ctx.root, rootFile)}'s)` : ''}`,
+    }))
+    if (!rootFile) return { recipes: [], diagnostics: shadowed, files: [] }
+    const result = readTaskfiles(rootFile, { read: readText, isFile, isDir, root: ctx.root })
+    const relFiles = new Map<string, string>()
+    const rel = (abs: string): string => {
+      let r = relFiles.get(abs)
+      if (r === undefined) relFiles.set(abs, (r = relPosix(ctx.root, abs)))
+      return r
+    }
+    const recipes: Recipe[] = []
+    for (const task of result.tasks) {
+      if (task.internal) continue
+      recipes.push(createRecipe({
+        source: 'task',
+        runner: 'task',
+        name: task.name,
+        command: `task ${nameWord(task.name)}`,
+        cwd: '.',
+        description: task.desc,
+        file: rel(task.file),
+        ...(task.line !== undefined ? { line: task.line } : {}),
+        prerequisites: task.deps,
+        variables: task.variables,
+        aliases: task.aliases,
+        ...(task.scope ? { scope: task.scope } : {}),
+      }))
+    }
+    const diagnostics = result.problems.map((p) => createDiagnostic({
+      source: 'task',
+      file: rel(p.file),
+      ...(p.line !== undefined ? { line: p.line } : {}),
+      message: p.message,
+      severity: p.severity,
+    }))
+    return { recipes, diagnostics: [...shadowed, ...diagnostics], files: result.files.map(rel) }
   },
 }

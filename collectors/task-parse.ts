@@ -1,0 +1,400 @@
+/**
+ * Reads go-task Taskfiles (version 3) statically: the tasks of one Taskfile and of every
+ * Taskfile it includes, merged the way go-task merges them (`taskfile/ast/tasks.go`, `Merge`):
+ * namespaces joined with `:`, `flatten`, `internal`, `excludes`, namespace `aliases`, and the
+ * `ns` alias of an included `default` task. Nothing is run: include paths with environment
+ * variables or templates that need run-time values are reported, not guessed.
+ */
+import { homedir } from 'node:os'
+import { dirname, isAbsolute, join, relative, sep } from 'node:path'
+import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml'
+
+/** The names go-task looks for, in its order (`DefaultTaskfiles` in go-task's `taskfile/taskfile.go`). */
+export const TASKFILE_NAMES = [
+  'Taskfile.yml', 'taskfile.yml', 'Taskfile.yaml', 'taskfile.yaml',
+  'Taskfile.dist.yml', 'taskfile.dist.yml', 'Taskfile.dist.yaml', 'taskfile.dist.yaml',
+] as const
+
+export interface TaskDef {
+  /** The name `task` accepts: `ns:name` for included tasks. */
+  name: string
+  /** The namespaces that lead to it, joined with `:`; empty at the root and for flattened includes. */
+  scope: string
+  desc: string
+  aliases: string[]
+  deps: string[]
+  variables: string[]
+  internal: boolean
+  /** Absolute path of the Taskfile that defines it. */
+  file: string
+  line?: number
+}
+
+export interface TaskProblem {
+  file: string
+  line?: number
+  message: string
+  severity: 'error' | 'warning'
+}
+
+export interface ReadOptions {
+  read: (abs: string) => string | undefined
+  isFile: (abs: string) => boolean
+  isDir: (abs: string) => boolean
+  /** Directory relative paths in messages are shown against. */
+  root: string
+  maxDepth?: number
+}
+
+export interface ReadResult {
+  tasks: TaskDef[]
+  /** Absolute paths of every Taskfile read, each once, in reading order. */
+  files: string[]
+  problems: TaskProblem[]
+}
+
+/** go-task's special variables: set by task itself, never `VAR=value` hints. */
+const SPECIAL_VARS = new Set([
+  'CLI_ARGS', 'CLI_ARGS_LIST', 'CLI_FORCE', 'CLI_SILENT', 'CLI_VERBOSE', 'CLI_OFFLINE', 'CLI_ASSUME_YES',
+  'TASK', 'ALIAS', 'TASK_EXE', 'ROOT_TASKFILE', 'ROOT_DIR', 'TASKFILE', 'TASKFILE_DIR', 'TASK_DIR',
+  'USER_WORKING_DIR', 'CHECKSUM', 'TIMESTAMP', 'TASK_VERSION', 'ITEM', 'EXIT_CODE', 'MATCH', 'OS', 'ARCH',
+])
+
+interface Include {
+  namespace: string
+  taskfile: string
+  optional: boolean
+  internal: boolean
+  flatten: boolean
+  aliases: string[]
+  excludes: string[]
+  line?: number
+}
+
+function str(value: unknown): string | undefined {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return undefined
+}
+
+function strList(value: unknown): string[] {
+  if (!Array.isArray(value)) return []
+  const out: string[] = []
+  for (const v of value) {
+    const s = str(v)
+    if (s !== undefined) out.push(s)
+  }
+  return out
+}
+
+/** `taskNameWithNamespace` in go-task: a leading `:` means "from the root", no namespace added. */
+function withNamespace(name: string, namespace: string): string {
+  return name.startsWith(':') ? name.slice(1) : `${namespace}:${name}`
+}
+
+/** Template variables a command uses: `.NAME` inside `{{ ... }}`. */
+function templateVariables(text: string, into: Set<string>): void {
+  for (let open = text.indexOf('{{'); open !== -1; open = text.indexOf('{{', open + 2)) {
+    const close = text.indexOf('}}', open + 2)
+    if (close === -1) return
+    const action = text.slice(open + 2, close)
+    for (const m of action.matchAll(/(?<![\w)\]])\.([A-Za-z_][A-Za-z0-9_]*)/g)) into.add(m[1]!)
+  }
+}
+
+function commandTexts(cmds: unknown, out: string[]): void {
+  const list = Array.isArray(cmds) ? cmds : cmds === undefined || cmds === null ? [] : [cmds]
+  for (const c of list) {
+    if (typeof c === 'string') out.push(c)
+    else if (c && typeof c === 'object' && typeof (c as { cmd?: unknown }).cmd === 'string') out.push((c as { cmd: string }).cmd)
+  }
+}
+
+export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResult {
+  const maxDepth = options.maxDepth ?? 32
+  const problems: TaskProblem[] = []
+  const files: string[] = []
+  const loaded = new Map<string, TaskDef[]>()
+  const show = (abs: string): string => relative(options.root, abs).split(sep).join('/') || abs
+
+  const load = (abs: string, stack: string[]): TaskDef[] => {
+    const cached = loaded.get(abs)
+    if (cached) return cached
+    const result: TaskDef[] = []
+    loaded.set(abs, result)
+    const text = options.read(abs)
+    if (text === undefined) return result
+    files.push(abs)
+    const lineCounter = new LineCounter()
+    // The parser builds an Error per problem; their stack traces are never read, and on a badly
+    // broken file capturing thousands of them dominates the cost.
+    const stackTraceLimit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
+    let doc: Document
+    try {
+      doc = parseDocument(text, { lineCounter, merge: true, prettyErrors: false })
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit
+    }
+    if (doc.errors.length > 0) {
+      for (const error of doc.errors.slice(0, 5)) {
+        const line = error.pos?.[0] !== undefined ? lineCounter.linePos(error.pos[0]).line : undefined
+        problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: `YAML error: ${error.message.split('\n')[0]}; go-task can't read this Taskfile until it is fixed` })
+      }
+      return result
+    }
+    const lineOf = (node: Node | null | undefined): number | undefined => (node?.range ? lineCounter.linePos(node.range[0]).line : undefined)
+    const top = doc.contents
+    if (top === null || top === undefined || (isScalar(top) && top.value === null)) {
+      problems.push({ file: abs, line: 1, severity: 'error', message: `the Taskfile is empty; go-task refuses it without a version: add version: '3' and a tasks mapping` })
+      return result
+    }
+    if (!isMap(top)) {
+      problems.push({ file: abs, line: lineOf(top as Node), severity: 'error', message: 'a Taskfile must be a mapping with "version" and "tasks"; go-task rejects this file' })
+      return result
+    }
+    const field = (name: string): Pair | undefined => (top as YAMLMap).items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === name) as Pair | undefined
+
+    const version = field('version')
+    const versionText = version && isScalar(version.value) ? String(version.value.value ?? '') : ''
+    if (!version) {
+      problems.push({ file: abs, line: 1, severity: 'error', message: `no "version" key; go-task refuses a Taskfile without one: add version: '3' at the top` })
+    } else if (!/^3(\.|$)/.test(versionText)) {
+      problems.push({ file: abs, line: lineOf(version.key as Node), severity: 'error', message: `version ${JSON.stringify(versionText)} is not supported by go-task 3; set version: '3' (and migrate the file if it was written for version 2)` })
+    }
+
+    const varsNode = field('vars')?.value
+    const fileVars = new Map<string, string>()
+    const fileVarNames = new Set<string>()
+    if (isMap(varsNode)) {
+      for (const p of varsNode.items) {
+        const key = isScalar(p.key) ? str(p.key.value) : undefined
+        const value = isScalar(p.value) ? str(p.value.value) : undefined
+        if (key !== undefined) fileVarNames.add(key)
+        if (key !== undefined && value !== undefined) fileVars.set(key, value)
+      }
+    }
+    // The command line overrides the root Taskfile's vars but not an included one's (go-task
+    // pull request 1006), so an included file's own vars are no hints for its tasks.
+    const fixedVars = abs === rootFile ? undefined : fileVarNames
+
+    // The file's own tasks, in file order.
+    const tasksField = field('tasks')
+    const tasksNode = tasksField?.value as Node | null | undefined
+    if (tasksField && tasksNode !== null && tasksNode !== undefined && !isMap(tasksNode) && !(isScalar(tasksNode) && tasksNode.value === null)) {
+      problems.push({ file: abs, line: lineOf(tasksNode), severity: 'error', message: '"tasks" must be a mapping of task names to tasks; go-task rejects this file' })
+    } else if (isMap(tasksNode)) {
+      const seen = new Set<string>()
+      for (const pair of tasksNode.items) {
+        const name = isScalar(pair.key) ? str(pair.key.value) : undefined
+        const line = lineOf(pair.key as Node)
+        if (name === undefined || name === '') {
+          problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: 'a task name must be a non-empty string; rename the task' })
+          continue
+        }
+        if (seen.has(name)) continue
+        seen.add(name)
+        const value = toJS(pair.value, doc)
+        const task = value === INVALID ? undefined : taskFrom(name, value, abs, line, fixedVars)
+        if (!task) {
+          problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: `task "${name}" must be a command string, a list of commands or a mapping; go-task rejects this file` })
+          continue
+        }
+        result.push(task)
+      }
+    }
+
+    // Included Taskfiles, merged after the file's own tasks, in include order.
+    const includesField = field('includes')
+    const includesNode = includesField?.value
+    if (includesNode && !isMap(includesNode) && !(isScalar(includesNode) && includesNode.value === null)) {
+      problems.push({ file: abs, line: lineOf(includesNode as Node), severity: 'error', message: '"includes" must be a mapping of namespaces to Taskfiles; go-task rejects this file' })
+    } else if (isMap(includesNode)) {
+      for (const pair of includesNode.items) {
+        const include = includeFrom(pair, toJS(pair.value, doc), lineOf(pair.key as Node))
+        if (!include) {
+          problems.push({ file: abs, line: lineOf(pair.key as Node), severity: 'error', message: 'an include must be a path or a mapping with "taskfile"; fix this entry' })
+          continue
+        }
+        const target = resolveInclude(abs, include, fileVars)
+        if (target === undefined) continue
+        if (stack.includes(target)) {
+          const chain = [...stack.slice(stack.indexOf(target)), target].map(show)
+          problems.push({ file: abs, ...(include.line ? { line: include.line } : {}), severity: 'error', message: `include cycle ${chain.join(' -> ')}: go-task refuses cyclic includes; remove one of them` })
+          continue
+        }
+        if (stack.length >= maxDepth) {
+          problems.push({ file: abs, ...(include.line ? { line: include.line } : {}), severity: 'error', message: `include "${include.namespace}" is nested more than ${maxDepth} levels deep; not followed` })
+          continue
+        }
+        merge(result, load(target, [...stack, target]), include, abs)
+      }
+    }
+    return result
+  }
+
+  const resolveInclude = (from: string, include: Include, fileVars: Map<string, string>): string | undefined => {
+    const where = { file: from, ...(include.line ? { line: include.line } : {}) }
+    let path = include.taskfile.replace(/\{\{\s*\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (whole, name: string) => fileVars.get(name) ?? whole)
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) || path.startsWith('git@')) {
+      problems.push({ ...where, severity: 'warning', message: `include "${include.namespace}" is a remote Taskfile (${path}); it is not fetched, so its tasks are not listed` })
+      return undefined
+    }
+    if (path.startsWith('~/')) path = join(homedir(), path.slice(2))
+    if (path.includes('{{') || path.includes('$')) {
+      problems.push({ ...where, severity: 'warning', message: `include "${include.namespace}" path ${JSON.stringify(include.taskfile)} needs values known only when task runs (templates or environment variables); its tasks are not listed (write the path literally, or set the variable under the Taskfile's vars)` })
+      return undefined
+    }
+    const abs = isAbsolute(path) ? path : join(dirname(from), path)
+    if (options.isFile(abs)) return abs
+    if (options.isDir(abs)) {
+      const found = pickTaskfile(abs, options)
+      for (const name of found.shadowing) {
+        problems.push({ ...where, severity: 'error', message: `include "${include.namespace}": ${show(join(abs, name))} is a directory, and go-task takes it as the Taskfile of ${show(abs)} and fails; rename it (the tasks listed are ${found.file ? show(found.file) : 'none'}'s)` })
+      }
+      if (found.file) return found.file
+    }
+    if (!include.optional) {
+      problems.push({ ...where, severity: 'error', message: `included Taskfile ${JSON.stringify(include.taskfile)} (namespace "${include.namespace}") not found at ${show(abs)}; go-task stops here: fix the path, or add optional: true` })
+    }
+    return undefined
+  }
+
+  /** go-task's `Tasks.Merge`: adds an included Taskfile's tasks to the parent's list. */
+  const merge = (into: TaskDef[], included: TaskDef[], include: Include, from: string): void => {
+    const names = new Set(into.map((t) => t.name))
+    const ns = include.namespace
+    for (const task of included) {
+      if (include.excludes.includes(task.name)) continue
+      const merged: TaskDef = { ...task, aliases: [...task.aliases], deps: [...task.deps], internal: task.internal || include.internal }
+      if (!include.flatten) {
+        merged.deps = task.deps.map((d) => withNamespace(d, ns))
+        merged.aliases = task.aliases.map((a) => withNamespace(a, ns))
+        for (const nsAlias of include.aliases) {
+          merged.aliases.push(withNamespace(task.name, nsAlias))
+          for (const a of task.aliases) merged.aliases.push(withNamespace(a, nsAlias))
+        }
+        merged.name = withNamespace(task.name, ns)
+        merged.scope = task.scope ? `${ns}:${task.scope}` : ns
+      }
+      if (names.has(merged.name)) {
+        problems.push({ file: from, ...(include.line ? { line: include.line } : {}), severity: 'error', message: `task "${merged.name}" from include "${ns}" is already defined; go-task refuses the Taskfile with a name conflict: rename one of them${include.flatten ? ' or drop flatten: true' : ''}` })
+        continue
+      }
+      names.add(merged.name)
+      into.push(merged)
+    }
+    // An included `default` task also answers to the bare namespace (and its aliases).
+    if (!include.flatten && included.some((t) => t.name === 'default') && !names.has(ns) && !include.excludes.includes('default')) {
+      const def = into.find((t) => t.name === `${ns}:default`)
+      if (def) def.aliases.push(ns, ...include.aliases)
+    }
+  }
+
+  const rootTasks = load(rootFile, [rootFile])
+  return { tasks: rootTasks, files, problems }
+}
+
+const INVALID = Symbol('invalid')
+
+/** A node's plain value, with `<<` merge keys applied; INVALID for alias bombs and broken aliases. */
+function toJS(node: unknown, doc: Document): unknown {
+  if (node === null || node === undefined) return null
+  try {
+    return (node as Node).toJS(doc, { maxAliasCount: 100 })
+  } catch {
+    return INVALID
+  }
+}
+
+/**
+ * The Taskfile go-task takes in a directory: the first default name that exists (`Exists` in
+ * go-task stats the name, so a directory with that name wins and then fails to read). Returns the
+ * first regular file, with the names of directories that come before it.
+ */
+export function pickTaskfile(dir: string, fs: Pick<ReadOptions, 'isFile' | 'isDir'>): { file?: string; shadowing: string[] } {
+  const shadowing: string[] = []
+  for (const name of TASKFILE_NAMES) {
+    const path = join(dir, name)
+    if (fs.isFile(path)) return { file: path, shadowing }
+    if (fs.isDir(path)) shadowing.push(name)
+  }
+  return { shadowing }
+}
+
+function includeFrom(pair: Pair, value: unknown, line: number | undefined): Include | undefined {
+  const namespace = isScalar(pair.key) ? str(pair.key.value) : undefined
+  if (namespace === undefined) return undefined
+  const base = { namespace, optional: false, internal: false, flatten: false, aliases: [], excludes: [], ...(line ? { line } : {}) }
+  if (typeof value === 'string') return { ...base, taskfile: value }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined
+  const v = value as Record<string, unknown>
+  const taskfile = str(v.taskfile)
+  if (taskfile === undefined) return undefined
+  return {
+    ...base,
+    taskfile,
+    optional: v.optional === true,
+    internal: v.internal === true,
+    flatten: v.flatten === true,
+    aliases: strList(v.aliases),
+    excludes: strList(v.excludes),
+  }
+}
+
+function taskFrom(name: string, value: unknown, file: string, line: number | undefined, fixedVars?: ReadonlySet<string>): TaskDef | undefined {
+  const task: TaskDef = { name, scope: '', desc: '', aliases: [], deps: [], variables: [], internal: false, file, ...(line ? { line } : {}) }
+  const cmds: string[] = []
+  if (value === null) return task
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    cmds.push(String(value))
+  } else if (Array.isArray(value)) {
+    commandTexts(value, cmds)
+  } else if (typeof value === 'object') {
+    const v = value as Record<string, unknown>
+    const desc = str(v.desc)?.trim()
+    const summary = str(v.summary)?.split('\n').map((l) => l.trim()).find((l) => l !== '')
+    task.desc = desc || summary || ''
+    task.aliases = strList(v.aliases)
+    task.internal = v.internal === true
+    if (Array.isArray(v.deps)) {
+      for (const d of v.deps) {
+        const depName = typeof d === 'string' ? d : d && typeof d === 'object' ? str((d as { task?: unknown }).task) : undefined
+        if (depName) task.deps.push(depName)
+      }
+    }
+    commandTexts(v.cmds, cmds)
+    commandTexts(v.cmd, cmds)
+    const own = new Set(v.vars && typeof v.vars === 'object' && !Array.isArray(v.vars) ? Object.keys(v.vars) : [])
+    const required = (v.requires as { vars?: unknown } | undefined)?.vars
+    const variables = new Set<string>()
+    if (Array.isArray(required)) {
+      for (const r of required) {
+        const n = typeof r === 'string' ? r : r && typeof r === 'object' ? str((r as { name?: unknown }).name) : undefined
+        if (n) variables.add(n)
+      }
+    }
+    const used = new Set<string>()
+    for (const c of cmds) templateVariables(c, used)
+    // A task's own vars win over command-line ones (go-task issue 850), so they are hints only
+    // when their value reads the same name back, as in `FOO: '{{.FOO | default "x"}}'`.
+    if (own.size > 0) {
+      for (const [key, value] of Object.entries(v.vars as Record<string, unknown>)) {
+        if (typeof value !== 'string') continue
+        const refs = new Set<string>()
+        templateVariables(value, refs)
+        for (const r of refs) if (r === key || !own.has(r)) used.add(r)
+        if (refs.has(key)) own.delete(key)
+      }
+    }
+    for (const u of used) if (!own.has(u) && !SPECIAL_VARS.has(u) && !fixedVars?.has(u)) variables.add(u)
+    task.variables = [...variables]
+    return task
+  } else {
+    return undefined
+  }
+  const used = new Set<string>()
+  for (const c of cmds) templateVariables(c, used)
+  task.variables = [...used].filter((u) => !SPECIAL_VARS.has(u) && !fixedVars?.has(u))
+  return task
+}

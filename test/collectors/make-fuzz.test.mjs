@@ -1,0 +1,123 @@
+// Fuzzes the make reader with thousands of random and mutated makefiles (seeded; set
+// FUZZ_SEED to replay). Every case must return without throwing, and a worker thread runs the
+// cases so that a hang is caught: no progress for HANG_MS fails with the seed and the case.
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const CASES = 3000
+const HANG_MS = 10_000
+const fixtures = new URL('../fixtures/make/', import.meta.url).pathname
+
+function rng(seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function corpus() {
+  const texts = []
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name)
+      if (statSync(p).isDirectory()) walk(p)
+      else if (!name.endsWith('.json')) texts.push(readFileSync(p, 'utf8'))
+    }
+  }
+  walk(fixtures)
+  return texts
+}
+
+const TOKENS = ['$(', '${', ')', '}', '\\', '\\\n', '\n\t', '\t', ':', '::', '&:', '=', ':=', '::=', '?=', '+=', '!=', '#', '##', ';', '|', '%',
+  'define X\n', 'endef\n', 'ifeq (a,b)\n', 'ifdef X\n', 'else\n', 'endif\n', 'include a.mk\n', '-include b.mk\n', 'sinclude Makefile\n',
+  '.PHONY: ', '.RECIPEPREFIX = >\n', '.RECIPEPREFIX =\n', '$(shell echo x)', '$(eval $(x))', '$$', '$@', '$(@D)', 'export ', 'override ', '\r\n', '\0', '\u00e9', '\ufeff']
+
+function mutate(text, r) {
+  let lines = text.split('\n')
+  const pick = (n) => Math.floor(r() * n)
+  const steps = 1 + pick(8)
+  for (let s = 0; s < steps; s++) {
+    const i = pick(lines.length + 1)
+    switch (pick(9)) {
+      case 0: lines.splice(i, 1); break
+      case 1: lines.splice(i, 0, lines[pick(lines.length)] ?? ''); break
+      case 2: { const j = pick(lines.length); [lines[i], lines[j]] = [lines[j], lines[i]]; break }
+      case 3: lines.splice(i, 0, Array.from({ length: pick(40) }, () => String.fromCharCode(pick(256))).join('')); break
+      case 4: lines.splice(i, 0, Array.from({ length: 1 + pick(6) }, () => TOKENS[pick(TOKENS.length)]).join(pick(2) ? ' ' : '')); break
+      case 5: { const line = lines[i] ?? ''; const at = pick(line.length + 1); lines[i] = line.slice(0, at) + TOKENS[pick(TOKENS.length)] + line.slice(at); break }
+      case 6: lines.splice(i, 0, (pick(2) ? 'ifdef X\n' : '$(').repeat(1 + pick(3000))); break
+      case 7: lines.splice(i, 0, `t${pick(9)}: ${'x'.repeat(pick(200_000))}`); break
+      default: lines.splice(i, 0, 'x \\'.repeat(1 + pick(500))); break
+    }
+    if (lines.length === 0) lines = ['']
+  }
+  return lines.join('\n')
+}
+
+function randomMakefile(r) {
+  const pick = (n) => Math.floor(r() * n)
+  return Array.from({ length: pick(60) }, () => Array.from({ length: pick(8) }, () => (pick(3) ? TOKENS[pick(TOKENS.length)] : `w${pick(20)}`)).join(pick(2) ? ' ' : '')).join('\n')
+}
+
+if (isMainThread) {
+  const { test } = await import('node:test')
+  const assert = (await import('node:assert/strict')).default
+  test(`make reader survives ${CASES} random and mutated makefiles without throwing or hanging`, async () => {
+    const seed = Number(process.env.FUZZ_SEED ?? 20261130)
+    const worker = new Worker(new URL(import.meta.url), { workerData: { seed } })
+    let last = { index: -1 }
+    const outcome = await new Promise((resolve) => {
+      let timer
+      const arm = () => { clearTimeout(timer); timer = setTimeout(() => { worker.terminate(); resolve({ hang: true }) }, HANG_MS) }
+      arm()
+      worker.on('message', (m) => {
+        if (m.type === 'case') { last = m; arm() } else { clearTimeout(timer); resolve(m) }
+      })
+      worker.on('error', (error) => { clearTimeout(timer); resolve({ type: 'error', error: String(error?.stack ?? error) }) })
+    })
+    if (outcome.hang) assert.fail(`case ${last.index} did not finish within ${HANG_MS} ms (replay with FUZZ_SEED=${seed}); input starts: ${JSON.stringify(last.preview)}`)
+    if (outcome.type === 'error') assert.fail(`seed ${seed} (replay with FUZZ_SEED=${seed}): ${outcome.error}`)
+    assert.equal(outcome.type, 'done')
+    assert.equal(outcome.cases, CASES)
+    assert.ok(outcome.targets > 0, 'the corpus yields targets, so the fuzz reaches the rule parser')
+  })
+} else {
+  const { parseMakefile } = await import('../../dist/collectors/make-parse.js')
+  const { makeCollector } = await import('../../dist/collectors/make.js')
+  const { seed } = workerData
+  const r = rng(seed)
+  const texts = corpus()
+  const root = '/virtual'
+  const names = ['Makefile', 'a.mk', 'b.mk', 'sub/c.mk']
+  let targets = 0
+  const disk = mkdtempSync(join(tmpdir(), 'make-fuzz-'))
+  for (let index = 0; index < CASES; index++) {
+    const files = new Map(names.map((n) => [`${root}/${n}`, r() < 0.3 ? randomMakefile(r) : mutate(texts[Math.floor(r() * texts.length)], r)]))
+    const text = files.get(`${root}/Makefile`)
+    parentPort.postMessage({ type: 'case', index, preview: text.slice(0, 300) })
+    try {
+      const parsed = parseMakefile(`${root}/Makefile`, { cwd: root, read: (p) => files.get(p) })
+      for (const t of parsed.targets) {
+        if (t.name === '' || /[ \t\n\r\v\f]/.test(t.name) || t.name.startsWith('.') || t.name.includes('%')) throw new Error(`bad target name ${JSON.stringify(t.name)}`)
+        if (!Number.isInteger(t.line) || t.line < 1) throw new Error(`bad line ${t.line} for ${t.name}`)
+      }
+      for (const p of parsed.problems) if (typeof p.message !== 'string' || p.message === '') throw new Error('empty problem message')
+      targets += parsed.targets.length
+      if (index % 50 === 0) {
+        // Through the collector and the real file system now and then: createRecipe checks every field.
+        writeFileSync(join(disk, 'Makefile'), text)
+        makeCollector.collect({ root: disk, options: { enabled: true } })
+      }
+    } catch (error) {
+      throw new Error(`case ${index}: ${error.stack}\ninput: ${JSON.stringify(text.slice(0, 2000))}`)
+    }
+  }
+  rmSync(disk, { recursive: true, force: true })
+  parentPort.postMessage({ type: 'done', cases: CASES, targets })
+}

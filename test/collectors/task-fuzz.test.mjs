@@ -1,0 +1,126 @@
+// Fuzzes the Taskfile reader with thousands of random and mutated Taskfiles (seeded; set
+// FUZZ_SEED to replay). Every case must return without throwing, and a worker thread runs the
+// cases so that a hang is caught: no progress for HANG_MS fails with the seed and the case.
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const CASES = 1500
+const HANG_MS = 10_000
+const fixtures = new URL('../fixtures/task/', import.meta.url).pathname
+
+function rng(seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function corpus() {
+  const texts = []
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name)
+      if (statSync(p).isDirectory()) walk(p)
+      else if (!name.endsWith('.json')) texts.push(readFileSync(p, 'utf8'))
+    }
+  }
+  walk(fixtures)
+  return texts
+}
+
+const TOKENS = ['version: 3', "version: '3'", 'tasks:', 'includes:', '  ', '    ', '- ', ': ', ':', '{', '}', '[', ']', '&a', '*a', '<<: *a', '!!binary', '|', '>', '"', "'", '#',
+  '{{.X}}', '{{', 'desc: d', 'summary: |', 'deps: [a, b]', 'aliases: [x]', 'internal: true', 'flatten: true', 'optional: true', 'excludes: [a]',
+  'taskfile: ./a.yml', 'taskfile: ./sub', 'a: ./a.yml', 'b: ./b.yml', 'c: ./sub', 'requires:', 'vars: [A]', 'cmd: echo', 'cmds:', '---', '...', '%YAML 1.2', '\t', '\0', '\u00e9', '\ufeff', '\r\n']
+
+function mutate(text, r) {
+  let lines = text.split('\n')
+  const pick = (n) => Math.floor(r() * n)
+  const steps = 1 + pick(3)
+  for (let s = 0; s < steps; s++) {
+    const i = pick(lines.length + 1)
+    switch (pick(9)) {
+      case 0: lines.splice(i, 1); break
+      case 1: lines.splice(i, 0, lines[pick(lines.length)] ?? ''); break
+      case 2: { const j = pick(lines.length); [lines[i], lines[j]] = [lines[j], lines[i]]; break }
+      case 3: lines.splice(i, 0, Array.from({ length: pick(40) }, () => String.fromCharCode(pick(256))).join('')); break
+      case 4: lines.splice(i, 0, Array.from({ length: 1 + pick(6) }, () => TOKENS[pick(TOKENS.length)]).join(pick(2) ? ' ' : '')); break
+      case 5: { const line = lines[i] ?? ''; const at = pick(line.length + 1); lines[i] = line.slice(0, at) + TOKENS[pick(TOKENS.length)] + line.slice(at); break }
+      case 6: lines.splice(i, 0, pick(2) ? `x: ${'['.repeat(1 + pick(300))}` : Array.from({ length: 1 + pick(100) }, (_, d) => `${' '.repeat(d)}k${d}:`).join('\n')); break
+      case 7: lines.splice(i, 0, `  t${pick(9)}: ${'x'.repeat(pick(20_000))}`); break
+      default: lines.splice(i, 0, "a: &a [x, x]\nb: &b [*a, *a, *a, *a]\nc: &c [*b, *b, *b, *b]\nd: &d [*c, *c, *c, *c]\ntasks:\n  bomb:\n    <<: {deps: [*d, *d, *d]}"); break
+    }
+    if (lines.length === 0) lines = ['']
+  }
+  return lines.join('\n')
+}
+
+function randomTaskfile(r) {
+  const pick = (n) => Math.floor(r() * n)
+  return Array.from({ length: pick(60) }, () => Array.from({ length: pick(8) }, () => (pick(3) ? TOKENS[pick(TOKENS.length)] : `w${pick(20)}`)).join(pick(2) ? ' ' : '')).join('\n')
+}
+
+if (isMainThread) {
+  const { test } = await import('node:test')
+  const assert = (await import('node:assert/strict')).default
+  test(`Taskfile reader survives ${CASES} random and mutated Taskfiles without throwing or hanging`, async () => {
+    const seed = Number(process.env.FUZZ_SEED ?? 20261130)
+    const worker = new Worker(new URL(import.meta.url), { workerData: { seed } })
+    let last = { index: -1 }
+    const outcome = await new Promise((resolve) => {
+      let timer
+      const arm = () => { clearTimeout(timer); timer = setTimeout(() => { worker.terminate(); resolve({ hang: true }) }, HANG_MS) }
+      arm()
+      worker.on('message', (m) => {
+        if (m.type === 'case') { last = m; arm() } else { clearTimeout(timer); resolve(m) }
+      })
+      worker.on('error', (error) => { clearTimeout(timer); resolve({ type: 'error', error: String(error?.stack ?? error) }) })
+    })
+    if (outcome.hang) assert.fail(`case ${last.index} did not finish within ${HANG_MS} ms (replay with FUZZ_SEED=${seed}); input starts: ${JSON.stringify(last.preview)}`)
+    if (outcome.type === 'error') assert.fail(`seed ${seed} (replay with FUZZ_SEED=${seed}): ${outcome.error}`)
+    assert.equal(outcome.type, 'done')
+    assert.equal(outcome.cases, CASES)
+    assert.ok(outcome.targets > 0, 'the corpus yields tasks, so the fuzz reaches the task reader')
+  })
+} else {
+  const { readTaskfiles } = await import('../../dist/collectors/task-parse.js')
+  const { taskCollector } = await import('../../dist/collectors/task.js')
+  const { seed } = workerData
+  const r = rng(seed)
+  const texts = corpus()
+  const root = '/virtual'
+  const names = ['Taskfile.yml', 'a.yml', 'b.yml', 'sub/Taskfile.yml']
+  let targets = 0
+  const disk = mkdtempSync(join(tmpdir(), 'task-fuzz-'))
+  for (let index = 0; index < CASES; index++) {
+    const files = new Map(names.map((n) => [`${root}/${n}`, r() < 0.3 ? randomTaskfile(r) : mutate(texts[Math.floor(r() * texts.length)], r)]))
+    const text = files.get(`${root}/Taskfile.yml`)
+    parentPort.postMessage({ type: 'case', index, preview: text.slice(0, 300) })
+    try {
+      const parsed = readTaskfiles(`${root}/Taskfile.yml`, {
+        root, read: (p) => files.get(p), isFile: (p) => files.has(p), isDir: (p) => p === `${root}/sub`,
+      })
+      for (const t of parsed.tasks) {
+        if (typeof t.name !== 'string' || t.name === '') throw new Error(`bad task name ${JSON.stringify(t.name)}`)
+        if (t.line !== undefined && (!Number.isInteger(t.line) || t.line < 1)) throw new Error(`bad line ${t.line} for ${t.name}`)
+        if (![t.aliases, t.deps, t.variables].every((l) => Array.isArray(l) && l.every((x) => typeof x === 'string'))) throw new Error(`bad lists for ${t.name}`)
+      }
+      for (const p of parsed.problems) if (typeof p.message !== 'string' || p.message === '') throw new Error('empty problem message')
+      targets += parsed.tasks.length
+      if (index % 50 === 0) {
+        // Through the collector and the real file system now and then: createRecipe checks every field.
+        writeFileSync(join(disk, 'Taskfile.yml'), text)
+        taskCollector.collect({ root: disk, options: { enabled: true } })
+      }
+    } catch (error) {
+      throw new Error(`case ${index}: ${error.stack}\ninput: ${JSON.stringify(text.slice(0, 2000))}`)
+    }
+  }
+  rmSync(disk, { recursive: true, force: true })
+  parentPort.postMessage({ type: 'done', cases: CASES, targets })
+}
