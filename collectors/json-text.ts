@@ -1,0 +1,101 @@
+/**
+ * JSON and JSONC manifests as jsonc-parser syntax trees, with the positions a diagnostic needs:
+ * 1-based line and column of every node, and the first syntax error said in words.
+ */
+import { parseTree, type Node, type ParseError } from 'jsonc-parser'
+
+export type { Node } from 'jsonc-parser'
+
+export interface JsonText {
+  /** The top-level value; undefined when the text has a syntax error. */
+  readonly root?: Node
+  /** The first syntax error, when there is one. */
+  readonly error?: { line: number; column: number; message: string }
+  /** 1-based line of a character offset. */
+  lineAt(offset: number): number
+}
+
+// Error codes of jsonc-parser (its ParseErrorCode const enum) in words a person can act on.
+const ERROR_WORDS: Record<number, string> = {
+  1: 'unexpected character',
+  2: 'invalid number',
+  3: 'expected a property name in double quotes',
+  4: 'expected a value',
+  5: 'expected a colon',
+  6: 'expected a comma',
+  7: 'expected a closing brace',
+  8: 'expected a closing bracket',
+  9: 'unexpected text after the end of the value',
+  10: 'comments are not allowed here',
+  11: 'unterminated comment',
+  12: 'unterminated string',
+  13: 'unterminated number',
+  14: 'invalid unicode escape',
+  15: 'invalid escape character',
+  16: 'control character inside a string',
+}
+
+/** Offsets where each line starts, for binary-searched line numbers (many scripts, one scan). */
+function lineStarts(text: string): number[] {
+  const starts = [0]
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  return starts
+}
+
+function locate(starts: number[], offset: number): { line: number; column: number } {
+  let lo = 0
+  let hi = starts.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (starts[mid]! <= offset) lo = mid
+    else hi = mid - 1
+  }
+  return { line: lo + 1, column: offset - starts[lo]! + 1 }
+}
+
+/**
+ * Parses `text` (a byte-order mark already dropped). `jsonc` allows comments and trailing commas,
+ * as deno.jsonc does; otherwise the grammar is the strict JSON that npm, yarn, pnpm and bun read.
+ */
+export function parseJsonText(text: string, jsonc: boolean): JsonText {
+  let starts: number[] | undefined
+  const at = (offset: number) => locate((starts ??= lineStarts(text)), offset)
+  const errors: ParseError[] = []
+  const root = parseTree(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: false })
+  const lineAt = (offset: number) => at(offset).line
+  if (errors.length === 0 && root !== undefined) return { root, lineAt }
+  const first = errors[0]
+  if (first === undefined) return { error: { line: 1, column: 1, message: 'the file is empty' }, lineAt }
+  const pos = at(first.offset)
+  const message = first.offset >= text.length ? `${ERROR_WORDS[first.error] ?? 'syntax error'} (the file ends too early)` : ERROR_WORDS[first.error] ?? 'syntax error'
+  return { error: { ...pos, message }, lineAt }
+}
+
+/** The property nodes of an object node, as [key, value, keyOffset]. */
+export function* properties(node: Node): Generator<[string, Node, number]> {
+  if (node.type !== 'object') return
+  for (const prop of node.children ?? []) {
+    const [key, value] = prop.children ?? []
+    if (key?.type === 'string' && value !== undefined) yield [key.value as string, value, key.offset]
+  }
+}
+
+/** The value node of `key` in an object node (the last one, as JSON.parse keeps the last). */
+export function property(node: Node | undefined, key: string): Node | undefined {
+  if (node?.type !== 'object') return undefined
+  let found: Node | undefined
+  for (const [k, value] of properties(node)) if (k === key) found = value
+  return found
+}
+
+/** What a value is, in a diagnostic: `a number`, `an array`, ... */
+export function kindOf(node: Node): string {
+  switch (node.type) {
+    case 'array': return 'an array'
+    case 'object': return 'an object'
+    case 'null': return 'null'
+    case 'boolean': return `${node.value}`
+    case 'number': return 'a number'
+    default: return 'a string'
+  }
+}
