@@ -1,11 +1,123 @@
-/** The deno collector. */
+/**
+ * The deno collector: tasks of deno.json (or deno.jsonc when there is no deno.json, as deno
+ * chooses) and of every workspace member's config, run as `deno task <name>` in the member's
+ * directory. String tasks and object tasks (`command`, `description`, `dependencies`) are listed;
+ * an object task without a command still runs its dependencies, so it is listed too.
+ */
+import { join, posix } from 'node:path'
+import picomatch from 'picomatch'
+import { globSync } from 'tinyglobby'
+import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
+import { parseDenoConfig, type DenoConfig } from './deno-config.js'
+import { readText } from './fs.js'
+import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 
+const SOURCE = 'deno'
+export const DENO_CONFIG_NAMES = ['deno.json', 'deno.jsonc'] as const
+
+interface Loaded {
+  readonly dir: string
+  readonly file: string
+  readonly config: DenoConfig
+}
+
 export const denoCollector: Collector = {
-  source: 'deno',
+  source: SOURCE,
   configKey: 'deno',
-  manifestNames: [],
-  collect(_ctx: CollectContext): CollectorResult {
-    return { recipes: [], diagnostics: [], files: [] }
+  manifestNames: DENO_CONFIG_NAMES,
+  collect({ root }: CollectContext): CollectorResult {
+    const recipes: Recipe[] = []
+    const diagnostics: Diagnostic[] = []
+    const files: string[] = []
+    const report = (file: string, p: { line?: number; message: string; severity: 'error' | 'warning' }) =>
+      diagnostics.push(createDiagnostic({ source: SOURCE, file, ...p }))
+
+    /** The config of a directory: deno.json wins over deno.jsonc. */
+    const load = (dir: string): Loaded | undefined => {
+      const texts = DENO_CONFIG_NAMES.map((name) => readText(join(root, dir, name)))
+      const index = texts.findIndex((t) => t !== undefined)
+      if (index === -1) return undefined
+      const file = dir === '.' ? DENO_CONFIG_NAMES[index]! : `${dir}/${DENO_CONFIG_NAMES[index]}`
+      if (index === 0 && texts[1] !== undefined) {
+        report(file, { severity: 'warning', message: `both deno.json and deno.jsonc are in ${dir === '.' ? 'the root' : dir}; deno reads deno.json and ignores deno.jsonc, so merge them into one` })
+      }
+      const config = parseDenoConfig(texts[index]!, DENO_CONFIG_NAMES[index]!)
+      files.push(file)
+      for (const p of config.problems) report(file, p)
+      return { dir, file, config }
+    }
+
+    const top = load('.')
+    if (top === undefined) return { recipes, diagnostics, files }
+    const members: Loaded[] = []
+    if (top.config.workspace !== undefined) {
+      for (const dir of memberDirs(root, top.config.workspace, (message) => report(top.file, { line: top.config.workspaceLine, severity: 'warning', message }))) {
+        const member = load(dir)
+        if (member === undefined) {
+          report(top.file, { line: top.config.workspaceLine, severity: 'warning', message: `workspace member ./${dir} has no deno.json or deno.jsonc; deno skips it too. Add one or remove the member` })
+          continue
+        }
+        if (member.config.workspace !== undefined) {
+          report(member.file, { line: member.config.workspaceLine, severity: 'warning', message: `"workspace" is only read in the workspace root's config; deno ignores it in member ${dir}, so its members are not listed` })
+        }
+        members.push(member)
+      }
+    }
+
+    for (const { dir, file, config } of [top, ...members]) {
+      const scope = dir === '.' ? undefined : config.name ?? dir
+      for (const task of config.tasks) {
+        recipes.push(createRecipe({
+          source: SOURCE,
+          runner: 'deno',
+          name: task.name,
+          command: `deno task ${shellWord(task.name)}`,
+          cwd: dir,
+          description: task.description ?? task.command ?? '',
+          file,
+          line: task.line,
+          prerequisites: task.dependencies,
+          ...(scope !== undefined ? { scope } : {}),
+        }))
+      }
+    }
+    return { recipes, diagnostics, files }
   },
+}
+
+const GLOB_CHARS = /[*?[\]{}()!]/
+
+/**
+ * Member directories (POSIX, relative to the root, sorted): a plain path as written, a glob
+ * (`./packages/*`) as every matching directory with a deno config; `!pattern` excludes.
+ */
+export function memberDirs(root: string, patterns: readonly string[], warn: (message: string) => void): string[] {
+  const dirs = new Set<string>()
+  const globs: string[] = []
+  const negative: string[] = []
+  for (const raw of patterns) {
+    const neg = raw.startsWith('!')
+    let p = (neg ? raw.slice(1) : raw).trim().replace(/\\/g, '/')
+    while (p.startsWith('./')) p = p.slice(2)
+    p = p.replace(/\/+$/, '')
+    if (neg) {
+      negative.push(p)
+      continue
+    }
+    const norm = posix.normalize(p === '' ? '.' : p)
+    if (norm === '.' ) continue
+    if (norm === '..' || norm.startsWith('../') || norm.startsWith('/')) {
+      warn(`workspace member ${raw} is outside the workspace directory; deno requires members nested under it, so it is skipped`)
+      continue
+    }
+    if (GLOB_CHARS.test(norm)) globs.push(norm)
+    else dirs.add(norm)
+  }
+  if (globs.length > 0) {
+    const found = globSync(globs.flatMap((g) => DENO_CONFIG_NAMES.map((n) => `${g}/${n}`)), { cwd: root, ignore: ['**/node_modules/**'], expandDirectories: false, onlyFiles: true })
+    for (const f of found) dirs.add(posix.dirname(f))
+  }
+  const excluded = negative.length ? picomatch(negative) : () => false
+  return [...dirs].filter((d) => d !== '.' && !d.split('/').includes('node_modules') && !excluded(d)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
 }
