@@ -36,14 +36,14 @@ export interface WorkspaceScan {
 /** The `packages` patterns of a pnpm-workspace.yaml; undefined when it lists none. */
 export function parsePnpmWorkspace(text: string): { patterns?: string[]; problems: ManifestProblem[] } {
   const problems: ManifestProblem[] = []
-  const doc = parseDocument(text, { prettyErrors: false, uniqueKeys: false })
+  const doc = parseDocument(text, { uniqueKeys: false })
   const error = doc.errors[0]
   if (error !== undefined) {
     const pos = error.linePos?.[0]
     problems.push({
       ...(pos ? { line: pos.line } : {}),
       severity: 'error',
-      message: `pnpm-workspace.yaml is not valid YAML${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}: ${error.message.split('\n')[0]}; workspace packages are not listed until it is fixed`,
+      message: `pnpm-workspace.yaml is not valid YAML${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}; workspace packages are not listed until it is fixed`,
     })
     return { problems }
   }
@@ -90,10 +90,10 @@ function underNodeModules(path: string): boolean {
 /**
  * Directories (relative to `base`) matched by workspace `patterns`. As pnpm and npm do, a pattern
  * names directories holding a package.json, and a `!pattern` excludes whatever it matches,
- * wherever it stands in the list. With `withPnpmWorkspace`, also says which of them hold a
- * pnpm-workspace.yaml (one directory walk for both).
+ * wherever it stands in the list. For `pnpm`, also says which of them hold a pnpm-workspace.yaml
+ * (one directory walk for both).
  */
-export function matchWorkspaceDirs(absBase: string, patterns: readonly string[], withPnpmWorkspace: boolean): { dirs: string[]; nested: Set<string> } {
+export function matchWorkspaceDirs(absBase: string, patterns: readonly string[], pnpm: boolean): { dirs: string[]; nested: Set<string> } {
   const positive: string[] = []
   const negative: string[] = []
   for (const raw of patterns) {
@@ -103,8 +103,10 @@ export function matchWorkspaceDirs(absBase: string, patterns: readonly string[],
     ;(neg ? negative : positive).push(p)
   }
   if (positive.length === 0) return { dirs: [], nested: new Set() }
-  const globs = positive.flatMap((p) => (withPnpmWorkspace ? [`${p}/package.json`, `${p}/${PNPM_WORKSPACE}`] : [`${p}/package.json`]))
-  const files = globSync(globs, { cwd: absBase, ignore: ['**/node_modules/**'], expandDirectories: false, onlyFiles: true })
+  const globs = positive.flatMap((p) => (pnpm ? [`${p}/package.json`, `${p}/${PNPM_WORKSPACE}`] : [`${p}/package.json`]))
+  // pnpm also skips bower_components (measured with pnpm 12); npm, yarn and bun don't.
+  const ignore = pnpm ? ['**/node_modules/**', '**/bower_components/**'] : ['**/node_modules/**']
+  const files = globSync(globs, { cwd: absBase, ignore, expandDirectories: false, onlyFiles: true })
   const excluded = negative.length ? picomatch(negative.map((p) => `${p}/package.json`)) : () => false
   const dirs = new Set<string>()
   const nested = new Set<string>()
