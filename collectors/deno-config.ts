@@ -32,8 +32,12 @@ export function parseDenoConfig(text: string, file: string): DenoConfig {
   const problems: ManifestProblem[] = []
   if (json.root === undefined || json.root.type !== 'object') {
     const e = json.error ?? { line: 1, column: 1, message: `it must hold an object, not ${kindOf(json.root!)}` }
-    problems.push({ line: e.line, severity: 'error', message: `${file} can't be read at line ${e.line}, column ${e.column}: ${e.message}; its tasks are skipped until it is fixed (deno can't read it either)` })
+    problems.push({ line: e.line, severity: 'error', message: `${file} can't be read at line ${e.line}, column ${e.column}: ${e.message}; its tasks are skipped until it is fixed` })
     return { valid: false, tasks: [], problems }
+  }
+  if (json.missingComma !== undefined) {
+    const { line, column } = json.missingComma
+    problems.push({ line, severity: 'warning', message: `${file} misses a comma at line ${line}, column ${column}; deno accepts that, editors and other JSONC readers don't, so add it` })
   }
   const root = json.root
   const nameNode = property(root, 'name')
@@ -81,14 +85,14 @@ export function parseDenoConfig(text: string, file: string): DenoConfig {
 function readTask(name: string, value: Node, line: number, problems: ManifestProblem[]): DenoTask | undefined {
   if (value.type === 'string') return { name, command: value.value as string, dependencies: [], line }
   if (value.type !== 'object') {
-    problems.push({ line, severity: 'error', message: `task "${name}" must be a command string or { command, description, dependencies }, not ${kindOf(value)}; it is skipped (deno refuses the file)` })
+    problems.push({ line, severity: 'error', message: `task "${name}" must be a command string or { command, description, dependencies }, not ${kindOf(value)}; it is skipped (deno refuses the whole file)` })
     return undefined
   }
   const field = (key: string): string | undefined => {
     const node = property(value, key)
     if (node === undefined || node.type === 'null') return undefined
     if (node.type === 'string') return node.value as string
-    problems.push({ line, severity: 'error', message: `task "${name}": "${key}" must be a string, not ${kindOf(node)}; it is ignored (deno refuses the file)` })
+    problems.push({ line, severity: 'error', message: `task "${name}": "${key}" must be a string, not ${kindOf(node)}; it is ignored (deno refuses the whole file)` })
     return undefined
   }
   const command = field('command')

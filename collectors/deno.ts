@@ -4,12 +4,12 @@
  * directory. String tasks and object tasks (`command`, `description`, `dependencies`) are listed;
  * an object task without a command still runs its dependencies, so it is listed too.
  */
+import { readFileSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import picomatch from 'picomatch'
 import { globSync } from 'tinyglobby'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import { parseDenoConfig, type DenoConfig } from './deno-config.js'
-import { readText } from './fs.js'
 import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -35,14 +35,19 @@ export const denoCollector: Collector = {
 
     /** The config of a directory: deno.json wins over deno.jsonc. */
     const load = (dir: string): Loaded | undefined => {
-      const texts = DENO_CONFIG_NAMES.map((name) => readText(join(root, dir, name)))
+      const texts = DENO_CONFIG_NAMES.map((name) => readRaw(join(root, dir, name)))
       const index = texts.findIndex((t) => t !== undefined)
       if (index === -1) return undefined
       const file = dir === '.' ? DENO_CONFIG_NAMES[index]! : `${dir}/${DENO_CONFIG_NAMES[index]}`
       if (index === 0 && texts[1] !== undefined) {
         report(file, { severity: 'warning', message: `both deno.json and deno.jsonc are in ${dir === '.' ? 'the root' : dir}; deno reads deno.json and ignores deno.jsonc, so merge them into one` })
       }
-      const config = parseDenoConfig(texts[index]!, DENO_CONFIG_NAMES[index]!)
+      let text = texts[index]!
+      if (text.charCodeAt(0) === 0xfeff) {
+        text = text.slice(1)
+        report(file, { line: 1, severity: 'error', message: `${file} starts with a byte-order mark, and deno refuses the file for it ("Unexpected token on line 1 column 1"); save it as UTF-8 without a BOM. Its tasks are listed as written` })
+      }
+      const config = parseDenoConfig(text, DENO_CONFIG_NAMES[index]!)
       files.push(file)
       for (const p of config.problems) report(file, p)
       return { dir, file, config }
@@ -84,6 +89,15 @@ export const denoCollector: Collector = {
     }
     return { recipes, diagnostics, files }
   },
+}
+
+/** The file's text as it is (a byte-order mark kept: deno refuses it); undefined when missing. */
+function readRaw(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return undefined
+  }
 }
 
 const GLOB_CHARS = /[*?[\]{}()!]/

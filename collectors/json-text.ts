@@ -11,6 +11,8 @@ export interface JsonText {
   readonly root?: Node
   /** The first syntax error, when there is one. */
   readonly error?: { line: number; column: number; message: string }
+  /** JSONC only: the first missing comma between members, which deno accepts (its parser is lenient there). */
+  readonly missingComma?: { line: number; column: number }
   /** 1-based line of a character offset. */
   lineAt(offset: number): number
 }
@@ -34,6 +36,8 @@ const ERROR_WORDS: Record<number, string> = {
   15: 'invalid escape character',
   16: 'control character inside a string',
 }
+
+const COMMA_EXPECTED = 6
 
 /** Offsets where each line starts, for binary-searched line numbers (many scripts, one scan). */
 function lineStarts(text: string): number[] {
@@ -60,10 +64,13 @@ function locate(starts: number[], offset: number): { line: number; column: numbe
 export function parseJsonText(text: string, jsonc: boolean): JsonText {
   let starts: number[] | undefined
   const at = (offset: number) => locate((starts ??= lineStarts(text)), offset)
-  const errors: ParseError[] = []
-  const root = parseTree(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: false })
+  const all: ParseError[] = []
+  const root = parseTree(text, all, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: false })
   const lineAt = (offset: number) => at(offset).line
-  if (errors.length === 0 && root !== undefined) return { root, lineAt }
+  // The tree jsonc-parser builds past a missing comma is the one deno reads.
+  const comma = jsonc ? all.find((e) => e.error === COMMA_EXPECTED) : undefined
+  const errors = jsonc ? all.filter((e) => e.error !== COMMA_EXPECTED) : all
+  if (errors.length === 0 && root !== undefined) return { root, lineAt, ...(comma ? { missingComma: at(comma.offset) } : {}) }
   const first = errors[0]
   if (first === undefined) return { error: { line: 1, column: 1, message: 'the file is empty' }, lineAt }
   const pos = at(first.offset)
