@@ -7,11 +7,11 @@
 import { readFileSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import picomatch from 'picomatch'
-import { globSync } from 'tinyglobby'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import { parseDenoConfig, type DenoConfig } from './deno-config.js'
 import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
+import { globSafely, rootRelativePattern } from './workspaces.js'
 
 const SOURCE = 'deno'
 export const DENO_CONFIG_NAMES = ['deno.json', 'deno.jsonc'] as const
@@ -112,25 +112,20 @@ export function memberDirs(root: string, patterns: readonly string[], warn: (mes
   const negative: string[] = []
   for (const raw of patterns) {
     const neg = raw.startsWith('!')
-    let p = (neg ? raw.slice(1) : raw).trim().replace(/\\/g, '/')
-    while (p.startsWith('./')) p = p.slice(2)
-    p = p.replace(/\/+$/, '')
-    if (neg) {
-      negative.push(p)
+    const p = rootRelativePattern('.', neg ? raw.slice(1) : raw)
+    if (p === undefined) {
+      if (!neg) warn(`workspace member ${raw} is outside the workspace directory; deno requires members nested under it, so it is skipped`)
       continue
     }
-    const norm = posix.normalize(p === '' ? '.' : p)
-    if (norm === '.' ) continue
-    if (norm === '..' || norm.startsWith('../') || norm.startsWith('/')) {
-      warn(`workspace member ${raw} is outside the workspace directory; deno requires members nested under it, so it is skipped`)
-      continue
-    }
-    if (GLOB_CHARS.test(norm)) globs.push(norm)
-    else dirs.add(norm)
+    if (neg) negative.push(p)
+    else if (p === '.' || p.startsWith('!')) continue
+    else if (GLOB_CHARS.test(p)) globs.push(p)
+    else dirs.add(p)
   }
   if (globs.length > 0) {
-    const found = globSync(globs.flatMap((g) => DENO_CONFIG_NAMES.map((n) => `${g}/${n}`)), { cwd: root, ignore: ['**/node_modules/**'], expandDirectories: false, onlyFiles: true })
-    for (const f of found) dirs.add(posix.dirname(f))
+    const { files, bad } = globSafely(globs.flatMap((g) => DENO_CONFIG_NAMES.map((n) => `${g}/${n}`)), { cwd: root, ignore: ['**/node_modules/**'] })
+    for (const f of files) dirs.add(posix.dirname(f))
+    for (const g of new Set(bad.map((b) => b.slice(0, b.lastIndexOf('/'))))) warn(`workspace member pattern ${g} is not a glob command-scout can read, so it is skipped`)
   }
   const excluded = negative.length ? picomatch(negative) : () => false
   return [...dirs].filter((d) => d !== '.' && !d.split('/').includes('node_modules') && !excluded(d)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))

@@ -42,7 +42,7 @@ const COMMA_EXPECTED = 6
 /** Offsets where each line starts, for binary-searched line numbers (many scripts, one scan). */
 function lineStarts(text: string): number[] {
   const starts = [0]
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  for (const m of text.matchAll(/\r\n?|\n/g)) starts.push(m.index! + m[0].length)
   return starts
 }
 
@@ -65,8 +65,15 @@ export function parseJsonText(text: string, jsonc: boolean): JsonText {
   let starts: number[] | undefined
   const at = (offset: number) => locate((starts ??= lineStarts(text)), offset)
   const all: ParseError[] = []
-  const root = parseTree(text, all, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: false })
   const lineAt = (offset: number) => at(offset).line
+  let root: Node | undefined
+  try {
+    root = parseTree(text, all, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: false })
+  } catch (error) {
+    // jsonc-parser recurses per nesting level; thousands of levels exhaust the stack.
+    if (!(error instanceof RangeError)) throw error
+    return { error: { line: 1, column: 1, message: 'values are nested too deeply to read (thousands of levels)' }, lineAt }
+  }
   // The tree jsonc-parser builds past a missing comma is the one deno reads.
   const comma = jsonc ? all.find((e) => e.error === COMMA_EXPECTED) : undefined
   const errors = jsonc ? all.filter((e) => e.error !== COMMA_EXPECTED) : all

@@ -9,7 +9,7 @@ import picomatch from 'picomatch'
 import { globSync } from 'tinyglobby'
 import { parseDocument } from 'yaml'
 import type { ScriptRunner } from '../src/config.js'
-import { readText } from './fs.js'
+import { isFile, readText } from './fs.js'
 import type { ManifestProblem, PackageManifest } from './scripts-manifest.js'
 
 export const PNPM_WORKSPACE = 'pnpm-workspace.yaml'
@@ -55,7 +55,14 @@ export function parsePnpmWorkspace(text: string): { patterns?: string[]; problem
   }
   const contents = doc.contents as unknown
   if (contents === null || contents === undefined) return { problems }
-  const data = doc.toJS({ maxAliasCount: 100 }) as unknown
+  let data: unknown
+  try {
+    data = doc.toJS({ maxAliasCount: 100 })
+  } catch (error) {
+    // An alias with no anchor, or an alias bomb past maxAliasCount.
+    problems.push({ line: 1, severity: 'error', message: `pnpm-workspace.yaml can't be read: ${(error as Error).message}; workspace packages are not listed until it is fixed` })
+    return { problems }
+  }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     problems.push({ line: 1, severity: 'error', message: 'pnpm-workspace.yaml must be a mapping with a "packages:" list; workspace packages are not listed' })
     return { problems }
@@ -75,49 +82,106 @@ export function parsePnpmWorkspace(text: string): { patterns?: string[]; problem
   return { patterns, problems }
 }
 
-/** `./packages/*​/` → `packages/*`; `packages/a/package.json` → `packages/a`. */
-function normalizePattern(pattern: string): string {
-  let p = pattern.trim().replace(/\\/g, '/')
+/**
+ * A workspace pattern written in directory `base` (root-relative), as a pattern relative to the
+ * scan root: `./packages/*​/` in `apps/x` → `apps/x/packages/*`; `a/package.json` → `a`. Undefined
+ * when it reaches outside the root (`..` past it, an absolute path, `..` inside braces or a glob):
+ * globbing those would walk directories the scan was not asked to read, up to the whole disk.
+ */
+export function rootRelativePattern(base: string, pattern: string): string | undefined {
+  let p = pattern.trim()
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return undefined
   while (p.startsWith('./')) p = p.slice(2)
   p = p.replace(/\/+$/, '').replace(/(^|\/)package\.json$/, '')
-  return p
+  const joined = posix.normalize(base === '.' ? p || '.' : `${base}/${p}`)
+  // Any `..` left after normalizing (`../x`, `{..,a}`, `..(x)`) can make the glob library crawl
+  // from a parent directory; such patterns are refused whole.
+  if (joined.includes('..') || joined.startsWith('/')) return undefined
+  // A backslash escapes the next character in a glob; an escaped `/` can make the glob absolute.
+  if (joined.includes('\\')) return undefined
+  return joined
+}
+
+/**
+ * tinyglobby's globSync over `patterns`, never throwing: a pattern it can't handle (it throws on
+ * some, such as `....../package.json`) is left out and returned in `bad`.
+ */
+export function globSafely(patterns: readonly string[], options: { cwd: string; ignore: string[] }): { files: string[]; bad: string[] } {
+  const opts = { ...options, expandDirectories: false, onlyFiles: true }
+  try {
+    return { files: globSync([...patterns], opts), bad: [] }
+  } catch {
+    const files: string[] = []
+    const bad: string[] = []
+    for (const p of patterns) {
+      try {
+        files.push(...globSync([p], opts))
+      } catch {
+        bad.push(p)
+      }
+    }
+    return { files: [...new Set(files)], bad }
+  }
 }
 
 function underNodeModules(path: string): boolean {
   return path === 'node_modules' || path.startsWith('node_modules/') || path.includes('/node_modules/') || path.endsWith('/node_modules')
 }
 
+export interface WorkspaceMatch {
+  /** Package directories, relative to the scan root. */
+  readonly dirs: string[]
+  /** Of those, the ones holding a pnpm-workspace.yaml (pnpm only). */
+  readonly nested: Set<string>
+  /** Patterns skipped because they reach outside the scan root. */
+  readonly outside: string[]
+  /** Patterns the glob library could not read. */
+  readonly unreadable: string[]
+}
+
 /**
- * Directories (relative to `base`) matched by workspace `patterns`. As pnpm and npm do, a pattern
- * names directories holding a package.json, and a `!pattern` excludes whatever it matches,
- * wherever it stands in the list. For `pnpm`, also says which of them hold a pnpm-workspace.yaml
- * (one directory walk for both).
+ * Directories matched by the workspace `patterns` of the workspace root `base` (root-relative).
+ * As pnpm and npm do, a pattern names directories holding a package.json, and a `!pattern`
+ * excludes whatever it matches, wherever it stands in the list. For `pnpm`, one directory walk
+ * also finds which packages hold a pnpm-workspace.yaml.
  */
-export function matchWorkspaceDirs(absBase: string, patterns: readonly string[], pnpm: boolean): { dirs: string[]; nested: Set<string> } {
+export function matchWorkspaceDirs(root: string, base: string, patterns: readonly string[], pnpm: boolean): WorkspaceMatch {
   const positive: string[] = []
   const negative: string[] = []
+  const outside: string[] = []
+  const unreadable: string[] = []
   for (const raw of patterns) {
     const neg = raw.trim().startsWith('!')
-    const p = normalizePattern(neg ? raw.trim().replace(/^!+/, '') : raw)
-    if (p === '' || p === '.') continue
+    const p = rootRelativePattern(base, neg ? raw.trim().replace(/^!+/, '') : raw)
+    if (p === undefined) {
+      if (!neg) outside.push(raw)
+      continue
+    }
+    if (p === base) continue
+    // A leading `!` left after normalizing (`a/../!x`) would turn the glob into an exclusion.
+    if (p.startsWith('!')) {
+      if (!neg) unreadable.push(raw)
+      continue
+    }
     ;(neg ? negative : positive).push(p)
   }
-  if (positive.length === 0) return { dirs: [], nested: new Set() }
+  if (positive.length === 0) return { dirs: [], nested: new Set(), outside, unreadable }
   const globs = positive.flatMap((p) => (pnpm ? [`${p}/package.json`, `${p}/${PNPM_WORKSPACE}`] : [`${p}/package.json`]))
   // pnpm also skips bower_components (measured with pnpm 12); npm, yarn and bun don't.
   const ignore = pnpm ? ['**/node_modules/**', '**/bower_components/**'] : ['**/node_modules/**']
-  const files = globSync(globs, { cwd: absBase, ignore, expandDirectories: false, onlyFiles: true })
+  const { files, bad } = globSafely(globs, { cwd: root, ignore })
+  unreadable.push(...new Set(bad.map((g) => g.slice(0, g.lastIndexOf('/')))))
   const excluded = negative.length ? picomatch(negative.map((p) => `${p}/package.json`)) : () => false
   const dirs = new Set<string>()
   const nested = new Set<string>()
   for (const file of files) {
     const dir = posix.dirname(file)
-    if (dir === '.' || underNodeModules(dir)) continue
+    if (dir === '.' || dir === base || underNodeModules(dir) || dir.startsWith('../') || dir.startsWith('/')) continue
     if (excluded(`${dir}/package.json`)) continue
     if (file.endsWith(`/${PNPM_WORKSPACE}`)) nested.add(dir)
     else dirs.add(dir)
   }
-  return { dirs: [...dirs], nested }
+  return { dirs: [...dirs], nested, outside, unreadable }
 }
 
 /**
@@ -135,16 +199,18 @@ export function findWorkspacePackages(
   const problems: WorkspaceProblem[] = []
   const seen = new Set<string>(['.'])
   const pnpm = runner === 'pnpm'
-  const rootHasYaml = pnpm ? readText(join(root, PNPM_WORKSPACE)) !== undefined : false
+  const rootHasYaml = pnpm && isFile(join(root, PNPM_WORKSPACE))
   // A queue of workspace roots: their directory and whether pnpm-workspace.yaml is known to be there.
   const queue: { dir: string; manifest: PackageManifest; hasYaml: boolean }[] = [{ dir: '.', manifest: rootManifest, hasYaml: rootHasYaml }]
   for (let i = 0; i < queue.length; i++) {
     const ws = queue[i]!
     const manifestFile = ws.dir === '.' ? 'package.json' : `${ws.dir}/package.json`
     let patterns: readonly string[] | undefined
+    let patternsFile = manifestFile
     if (pnpm) {
       if (ws.hasYaml) {
         const file = ws.dir === '.' ? PNPM_WORKSPACE : `${ws.dir}/${PNPM_WORKSPACE}`
+        patternsFile = file
         files.push(file)
         const parsed = parsePnpmWorkspace(readText(join(root, file)) ?? '')
         problems.push(...parsed.problems.map((p) => ({ ...p, file })))
@@ -160,19 +226,20 @@ export function findWorkspacePackages(
       patterns = ws.manifest.workspaces
     }
     if (patterns === undefined || patterns.length === 0) continue
-    const { dirs, nested } = matchWorkspaceDirs(join(root, ws.dir), patterns, pnpm)
-    for (const rel of dirs) {
-      const dir = ws.dir === '.' ? rel : posix.join(ws.dir, rel)
-      if (dir === '..' || dir.startsWith('../')) {
-        problems.push({ file: manifestFile, severity: 'warning', message: `workspace package ${dir} is outside the scanned directory; scan its parent to list it` })
-        continue
-      }
+    const { dirs, nested, outside, unreadable } = matchWorkspaceDirs(root, ws.dir, patterns, pnpm)
+    for (const pattern of unreadable) {
+      problems.push({ file: patternsFile, severity: 'warning', message: `workspace pattern "${pattern}" is not a glob command-scout can read, so it is skipped; write it as a directory path or a plain glob like packages/*` })
+    }
+    for (const pattern of outside) {
+      problems.push({ file: patternsFile, severity: 'warning', message: `workspace pattern "${pattern}" could reach outside the scanned directory (it has "..", a leading "/" or a backslash), so it is not followed; scan the directory that holds those packages to list them` })
+    }
+    for (const dir of dirs) {
       if (seen.has(dir)) continue
       seen.add(dir)
       const manifest = load(dir)
       if (manifest === undefined) continue
       packages.push({ dir, manifest })
-      const hasYaml = nested.has(rel)
+      const hasYaml = nested.has(dir)
       if (hasYaml || (!pnpm && manifest.workspaces !== undefined)) queue.push({ dir, manifest, hasYaml })
     }
   }

@@ -190,3 +190,16 @@ test('a workspace cycle (a nested package listing its parent) ends', () => {
   assert.deepEqual([...new Set(result.recipes.map((r) => r.cwd))], ['.', 'apps/platform', 'apps/platform/libs/core', 'apps/platform/libs/ui', 'apps/site'])
   rmSync(dir, { recursive: true })
 })
+
+test('patterns the glob library chokes on or that climb out of the root are warnings, and the rest still match', () => {
+  const dir = tempCopy('npm-monorepo')
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+  pkg.workspaces = ['......', 'x/../!y', './//..', '\\/apps/*', '{..,apps}/*', '../../**', 'packages/*']
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2))
+  const result = collect(dir)
+  assert.deepEqual([...new Set(result.recipes.map((r) => r.cwd))], ['.', 'packages/ui'])
+  const messages = result.diagnostics.map((d) => d.message)
+  assert.equal(messages.filter((m) => /is not a glob command-scout can read/.test(m)).length, 1, messages.join('\n'))
+  assert.equal(messages.filter((m) => /could reach outside the scanned directory/.test(m)).length, 5, messages.join('\n'))
+  rmSync(dir, { recursive: true })
+})
