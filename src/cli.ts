@@ -8,7 +8,6 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { quote } from 'shell-quote'
 import { ConfigError, normalizeConfig, NAMING_STYLES, RUNNERS, type Config, type ConfigInput } from './config.js'
 import { discover, type DiscoverResult } from './discover.js'
-import { runCommand } from './execute.js'
 import { commandWithArgs, type Recipe } from './recipe.js'
 import { renderDiagnostics, renderJson, renderMarkdown, renderTable, scanReport } from './render.js'
 
@@ -188,6 +187,8 @@ async function runSubcommand(argv: string[], io: CliIo): Promise<number> {
   const command = commandWithArgs(recipe, extra.length ? quote(extra) : '')
   const cwd = resolve(result.root, recipe.cwd)
   io.stderr(`$ ${command}${recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''}\n`)
+  // Loaded here so that scan and docs don't pay for execa's import.
+  const { runCommand } = await import('./execute.js')
   const controller = new AbortController()
   const onSignal = () => controller.abort()
   process.once('SIGINT', onSignal)

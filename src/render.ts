@@ -81,6 +81,22 @@ export function truncateToWidth(text: string, width: number): string {
   return `${out}…`
 }
 
+/**
+ * Shrinks column widths in place until they sum to `budget`: DESCRIPTION first (down to 20
+ * columns), then always the widest column, never below 6.
+ */
+function fitWidths(widths: number[], budget: number): void {
+  const sum = () => widths.reduce((a, b) => a + b, 0)
+  const desc = widths.length - 1
+  widths[desc] = Math.max(Math.min(widths[desc]!, 20), widths[desc]! - (sum() - budget))
+  while (sum() > budget) {
+    let widest = 0
+    for (let i = 1; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i
+    if (widths[widest]! <= 6) break
+    widths[widest]!--
+  }
+}
+
 function padToWidth(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)))
 }
@@ -112,15 +128,7 @@ export function renderTable(report: ScanReport, options: TableOptions = {}): str
   ])
   const widths = headers.map((h, i) => Math.max(displayWidth(h), ...rows.map((row) => displayWidth(row[i]!))))
   const gap = 2
-  if (options.width !== undefined) {
-    const total = () => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1)
-    const desc = widths.length - 1
-    const cmd = widths.length - 2
-    let over = total() - options.width
-    if (over > 0) widths[desc] = Math.max(12, widths[desc]! - over)
-    over = total() - options.width
-    if (over > 0) widths[cmd] = Math.max(16, widths[cmd]! - over)
-  }
+  if (options.width !== undefined) fitWidths(widths, options.width - gap * (widths.length - 1))
   const line = (cells: string[]) =>
     cells
       .map((cell, i) => {

@@ -1,0 +1,58 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import stringWidth from 'string-width'
+import { RecipeBook, createRecipe, renderTable, renderJson, renderMarkdown, scanReport } from '../../dist/src/index.js'
+
+function report(recipes) {
+  const book = new RecipeBook(recipes.map((r) => createRecipe({ file: 'Makefile', ...r })))
+  return scanReport({ root: '/repo', book, diagnostics: [], detectedFiles: ['Makefile'] })
+}
+
+const sample = report([
+  { source: 'make', runner: 'make', name: 'build', command: 'make build', description: 'Compile the release bundle', line: 3 },
+  { source: 'scripts', runner: 'pnpm', name: 'dev', command: 'pnpm run dev', description: 'vite --host 0.0.0.0 --port 5173 --strictPort --open false', file: 'package.json' },
+  { source: 'scripts', runner: 'pnpm', name: '构建', command: 'pnpm run 构建', description: '构建生产版本的前端资源包', file: 'packages/web/package.json', cwd: 'packages/web', scope: 'web' },
+])
+
+test('the JSON report has exactly the documented fields', () => {
+  const json = JSON.parse(renderJson(sample))
+  assert.deepEqual(Object.keys(json), ['root', 'recipes', 'diagnostics', 'detectedFiles'])
+  assert.deepEqual(Object.keys(json.recipes[0]), ['id', 'tool', 'source', 'name', 'command', 'cwd', 'description', 'file', 'line', 'prerequisites', 'variables'])
+  assert.equal(json.recipes[0].tool, 'make_build')
+  assert.equal(json.recipes[0].line, 3)
+  assert.equal(json.recipes[1].line, null)
+  assert.equal(json.recipes[2].cwd, 'packages/web')
+})
+
+test('table columns align by display width, CJK included', () => {
+  const lines = renderTable(sample).trimEnd().split('\n')
+  assert.match(lines[0], /^TOOL\s+SOURCE\s+DIR\s+COMMAND\s+DESCRIPTION$/)
+  // The DESCRIPTION column starts at the same display column on every line.
+  const col = (line, text) => stringWidth(line.slice(0, line.indexOf(text)))
+  const start = col(lines[0], 'DESCRIPTION')
+  assert.equal(col(lines[1], 'Compile'), start)
+  assert.equal(col(lines[3], '构建生产'), start)
+})
+
+test('the table fits the terminal width and marks cuts', () => {
+  for (const width of [60, 80, 100]) {
+    const lines = renderTable(sample, { width }).trimEnd().split('\n')
+    for (const line of lines) assert.ok(stringWidth(line) <= width, `${stringWidth(line)} > ${width}: ${line}`)
+    assert.ok(lines.some((l) => l.endsWith('…')), 'a cut is marked')
+  }
+  // Without a width (a pipe) nothing is cut.
+  assert.ok(!renderTable(sample).includes('…'))
+})
+
+test('an empty scan says so', () => {
+  assert.equal(renderTable(report([])), 'No commands found.\n')
+})
+
+test('markdown groups by source and escapes table cells', () => {
+  const md = renderMarkdown(report([
+    { source: 'make', runner: 'make', name: 'x', command: 'make x', description: 'a | b\nnext line' },
+  ]))
+  assert.match(md, /^# Commands/)
+  assert.match(md, /## make/)
+  assert.match(md, /\| `make x` \| \. \| a \\\| b next line \| `make_x` \|/)
+})
