@@ -4,12 +4,13 @@
  * npm, yarn and bun read package.json's `workspaces`. A package that declares workspaces of its own
  * brings its packages too (nested workspaces). Nothing under `node_modules` is ever a package.
  */
+import { readdirSync, statSync, type Dirent } from 'node:fs'
 import { join, posix } from 'node:path'
 import picomatch from 'picomatch'
 import { globSync } from 'tinyglobby'
 import { parseDocument } from 'yaml'
 import type { ScriptRunner } from '../src/config.js'
-import { isFile, readText } from './fs.js'
+import { readText } from './fs.js'
 import type { ManifestProblem, PackageManifest } from './scripts-manifest.js'
 
 export const PNPM_WORKSPACE = 'pnpm-workspace.yaml'
@@ -124,12 +125,8 @@ export function globSafely(patterns: readonly string[], options: { cwd: string; 
   }
 }
 
-function underNodeModules(path: string): boolean {
-  return path === 'node_modules' || path.startsWith('node_modules/') || path.includes('/node_modules/') || path.endsWith('/node_modules')
-}
-
 export interface WorkspaceMatch {
-  /** Package directories, relative to the scan root. */
+  /** Candidate package directories, relative to the scan root: each may hold a package.json. */
   readonly dirs: string[]
   /** Of those, the ones holding a pnpm-workspace.yaml (pnpm only). */
   readonly nested: Set<string>
@@ -139,11 +136,21 @@ export interface WorkspaceMatch {
   readonly unreadable: string[]
 }
 
+const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/
+
+/** `packages/*` → {prefix: 'packages', star: true}; `apps/web` → {prefix: 'apps/web', star: false}; else undefined. */
+function simplePattern(p: string): { prefix: string; star: boolean } | undefined {
+  const star = p === '*' || p.endsWith('/*')
+  const prefix = star ? p.slice(0, p === '*' ? 0 : -2) : p
+  return GLOB_SYNTAX.test(prefix) ? undefined : { prefix, star }
+}
+
 /**
  * Directories matched by the workspace `patterns` of the workspace root `base` (root-relative).
  * As pnpm and npm do, a pattern names directories holding a package.json, and a `!pattern`
- * excludes whatever it matches, wherever it stands in the list. For `pnpm`, one directory walk
- * also finds which packages hold a pnpm-workspace.yaml.
+ * excludes whatever it matches, wherever it stands in the list. The common forms (`packages/*`,
+ * `apps/web`) cost one readdir of their parent; others go to tinyglobby, which must read every
+ * directory under the pattern's static part (for pnpm, that walk also finds pnpm-workspace.yaml).
  */
 export function matchWorkspaceDirs(root: string, base: string, patterns: readonly string[], pnpm: boolean): WorkspaceMatch {
   const positive: string[] = []
@@ -165,23 +172,62 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
     }
     ;(neg ? negative : positive).push(p)
   }
-  if (positive.length === 0) return { dirs: [], nested: new Set(), outside, unreadable }
-  const globs = positive.flatMap((p) => (pnpm ? [`${p}/package.json`, `${p}/${PNPM_WORKSPACE}`] : [`${p}/package.json`]))
-  // pnpm also skips bower_components (measured with pnpm 12); npm, yarn and bun don't.
-  const ignore = pnpm ? ['**/node_modules/**', '**/bower_components/**'] : ['**/node_modules/**']
-  const { files, bad } = globSafely(globs, { cwd: root, ignore })
-  unreadable.push(...new Set(bad.map((g) => g.slice(0, g.lastIndexOf('/')))))
-  const excluded = negative.length ? picomatch(negative.map((p) => `${p}/package.json`)) : () => false
   const dirs = new Set<string>()
   const nested = new Set<string>()
-  for (const file of files) {
-    const dir = posix.dirname(file)
-    if (dir === '.' || dir === base || underNodeModules(dir) || dir.startsWith('../') || dir.startsWith('/')) continue
-    if (excluded(`${dir}/package.json`)) continue
-    if (file.endsWith(`/${PNPM_WORKSPACE}`)) nested.add(dir)
-    else dirs.add(dir)
+  if (positive.length === 0) return { dirs: [], nested, outside, unreadable }
+  // pnpm also skips bower_components (measured with pnpm 12); npm, yarn and bun don't.
+  const skipped = pnpm ? ['node_modules', 'bower_components'] : ['node_modules']
+  const excluded = negative.length ? picomatch(negative.map((p) => `${p}/package.json`)) : () => false
+  const keep = (dir: string) => dir !== '.' && dir !== base && !dir.startsWith('/') && !dir.split('/').some((seg) => skipped.includes(seg)) && !excluded(`${dir}/package.json`)
+
+  const globs: string[] = []
+  for (const p of positive) {
+    const simple = simplePattern(p)
+    if (simple === undefined) {
+      globs.push(`${p}/package.json`)
+      if (pnpm) globs.push(`${p}/${PNPM_WORKSPACE}`)
+      continue
+    }
+    const candidates = simple.star ? childDirs(root, simple.prefix) : [simple.prefix]
+    for (const dir of candidates) {
+      if (!keep(dir) || dirs.has(dir)) continue
+      dirs.add(dir)
+      if (pnpm && fileExists(join(root, dir, PNPM_WORKSPACE))) nested.add(dir)
+    }
+  }
+  if (globs.length > 0) {
+    const ignore = skipped.map((name) => `**/${name}/**`)
+    const { files, bad } = globSafely(globs, { cwd: root, ignore })
+    unreadable.push(...new Set(bad.map((g) => g.slice(0, g.lastIndexOf('/')))))
+    for (const file of files) {
+      const dir = posix.dirname(file)
+      if (!keep(dir)) continue
+      if (file.endsWith(`/${PNPM_WORKSPACE}`)) nested.add(dir)
+      else dirs.add(dir)
+    }
   }
   return { dirs: [...dirs], nested, outside, unreadable }
+}
+
+/** Subdirectories (and symlinks, as globs follow them) of a root-relative directory, minus dot-directories. */
+/** Whether `path` is a file, without the cost of an exception when it is missing (one call per package). */
+function fileExists(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false
+}
+
+function childDirs(root: string, dir: string): string[] {
+  let entries: Dirent[]
+  try {
+    entries = readdirSync(join(root, dir), { withFileTypes: true })
+  } catch {
+    return []
+  }
+  const out: string[] = []
+  for (const e of entries) {
+    if (e.name.startsWith('.') || !(e.isDirectory() || e.isSymbolicLink())) continue
+    out.push(dir === '' ? e.name : `${dir}/${e.name}`)
+  }
+  return out
 }
 
 /**
@@ -199,7 +245,7 @@ export function findWorkspacePackages(
   const problems: WorkspaceProblem[] = []
   const seen = new Set<string>(['.'])
   const pnpm = runner === 'pnpm'
-  const rootHasYaml = pnpm && isFile(join(root, PNPM_WORKSPACE))
+  const rootHasYaml = pnpm && fileExists(join(root, PNPM_WORKSPACE))
   // A queue of workspace roots: their directory and whether pnpm-workspace.yaml is known to be there.
   const queue: { dir: string; manifest: PackageManifest; hasYaml: boolean }[] = [{ dir: '.', manifest: rootManifest, hasYaml: rootHasYaml }]
   for (let i = 0; i < queue.length; i++) {

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stringify as yamlStringify } from 'yaml'
+import { parseTree } from 'jsonc-parser'
 import { parsePackageJson } from '../../dist/collectors/scripts-manifest.js'
 import { matchWorkspaceDirs, parsePnpmWorkspace } from '../../dist/collectors/workspaces.js'
 
@@ -109,10 +110,12 @@ test('package.json: generated and mutated texts never throw, and agree with JSON
       agreedValid++
       const ours = Object.fromEntries(parsed.scripts.map((s) => [s.name, s.command]))
       assert.deepEqual(ours, scriptsByJsonParse(value), where)
-      if (text === pretty) {
-        const lines = text.split('\n')
-        for (const s of parsed.scripts) assert.ok(lines[s.line - 1].includes(JSON.stringify(s.name)), where)
-      }
+      // Lines agree with jsonc-parser's syntax tree: the last key of each name in "scripts".
+      const tree = parseTree(text, [])
+      const scriptsNode = (tree.children ?? []).filter((p) => p.children?.[0]?.value === 'scripts').at(-1)?.children?.[1]
+      const lastKey = new Map()
+      for (const prop of scriptsNode?.type === 'object' ? scriptsNode.children ?? [] : []) lastKey.set(prop.children[0].value, prop.children[0].offset)
+      for (const s of parsed.scripts) assert.equal(s.line, text.slice(0, lastKey.get(s.name)).split(/\r\n?|\n/).length, where)
       if (Array.isArray(value.workspaces)) assert.deepEqual(parsed.workspaces, value.workspaces.filter((w) => typeof w === 'string'), where)
     } else {
       agreedInvalid++

@@ -42,15 +42,14 @@ const ENV = {
   npm_config_fund: 'false',
   npm_config_update_notifier: 'false',
   npm_config_ignore_scripts: 'true',
-  // pnpm: never fetch or switch to the version a packageManager field names.
-  npm_config_manage_package_manager_versions: 'false',
-  npm_config_package_manager_strict: 'false',
   COREPACK_ENABLE_STRICT: '0',
 }
+// pnpm: never fetch or switch to the version a packageManager field names (npm warns on these keys).
+const PNPM_ENV = { ...ENV, npm_config_manage_package_manager_versions: 'false', npm_config_package_manager_strict: 'false' }
 
 const execFileAsync = promisify(execFile)
 async function run(bin, args, cwd) {
-  const { stdout } = await execFileAsync(BIN[bin], args, { cwd, env: ENV, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 })
+  const { stdout } = await execFileAsync(BIN[bin], args, { cwd, env: bin === 'pnpm' ? PNPM_ENV : ENV, encoding: 'utf8', timeout: 60_000, maxBuffer: 64 << 20 })
   return stdout
 }
 

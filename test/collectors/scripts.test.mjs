@@ -203,3 +203,25 @@ test('patterns the glob library chokes on or that climb out of the root are warn
   assert.equal(messages.filter((m) => /could reach outside the scanned directory/.test(m)).length, 5, messages.join('\n'))
   rmSync(dir, { recursive: true })
 })
+
+test('script lines survive escapes, look-alike keys in values, nested "scripts" objects and repeated "scripts"', () => {
+  const text = [
+    '{',
+    '  "config": { "scripts": { "fake": "x" } },',
+    '  "scripts": { "old": "gone" },',
+    '  "scripts": {',
+    '    "pre": "echo \\"build\\": \\\\",',
+    '    "b\\u0075ild": "tsc",',
+    '    "nested": "{\\"x\\": [1, {\\"y\\": 2}]}",',
+    '    "last": "ok"',
+    '  }',
+    '}',
+  ].join('\n')
+  const m = parsePackageJson(text)
+  assert.deepEqual(m.scripts, [
+    { name: 'pre', command: 'echo "build": \\', line: 5 },
+    { name: 'build', command: 'tsc', line: 6 },
+    { name: 'nested', command: '{"x": [1, {"y": 2}]}', line: 7 },
+    { name: 'last', command: 'ok', line: 8 },
+  ])
+})
