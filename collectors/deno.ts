@@ -4,14 +4,14 @@
  * directory. String tasks and object tasks (`command`, `description`, `dependencies`) are listed;
  * an object task without a command still runs its dependencies, so it is listed too.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import picomatch from 'picomatch'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import { parseDenoConfig, type DenoConfig } from './deno-config.js'
 import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
-import { globSafely, rootRelativePattern } from './workspaces.js'
+import { childDirs, globSafely, rootRelativePattern, simplePattern } from './workspaces.js'
 
 const SOURCE = 'deno'
 export const DENO_CONFIG_NAMES = ['deno.json', 'deno.jsonc'] as const
@@ -35,14 +35,15 @@ export const denoCollector: Collector = {
 
     /** The config of a directory: deno.json wins over deno.jsonc. */
     const load = (dir: string): Loaded | undefined => {
-      const texts = DENO_CONFIG_NAMES.map((name) => readRaw(join(root, dir, name)))
-      const index = texts.findIndex((t) => t !== undefined)
-      if (index === -1) return undefined
+      const present = DENO_CONFIG_NAMES.map((name) => statSync(join(root, dir, name), { throwIfNoEntry: false })?.isFile() ?? false)
+      const index = present.indexOf(true)
+      const raw = index === -1 ? undefined : readRaw(join(root, dir, DENO_CONFIG_NAMES[index]!))
+      if (raw === undefined) return undefined
       const file = dir === '.' ? DENO_CONFIG_NAMES[index]! : `${dir}/${DENO_CONFIG_NAMES[index]}`
-      if (index === 0 && texts[1] !== undefined) {
+      if (index === 0 && present[1]) {
         report(file, { severity: 'warning', message: `both deno.json and deno.jsonc are in ${dir === '.' ? 'the root' : dir}; deno reads deno.json and ignores deno.jsonc, so merge them into one` })
       }
-      let text = texts[index]!
+      let text = raw
       if (text.charCodeAt(0) === 0xfeff) {
         text = text.slice(1)
         report(file, { line: 1, severity: 'error', message: `${file} starts with a byte-order mark, and deno refuses the file for it ("Unexpected token on line 1 column 1"); save it as UTF-8 without a BOM. Its tasks are listed as written` })
@@ -57,9 +58,10 @@ export const denoCollector: Collector = {
     if (top === undefined) return { recipes, diagnostics, files }
     const members: Loaded[] = []
     if (top.config.workspace !== undefined) {
-      for (const dir of memberDirs(root, top.config.workspace, (message) => report(top.file, { line: top.config.workspaceLine, severity: 'warning', message }))) {
+      for (const [dir, literal] of memberCandidates(root, top.config.workspace, (message) => report(top.file, { line: top.config.workspaceLine, severity: 'warning', message }))) {
         const member = load(dir)
         if (member === undefined) {
+          if (!literal) continue // a glob match without a config is not a member
           report(top.file, { line: top.config.workspaceLine, severity: 'warning', message: `workspace member ./${dir} has no deno.json or deno.jsonc; deno skips it too. Add one or remove the member` })
           continue
         }
@@ -103,11 +105,12 @@ function readRaw(path: string): string | undefined {
 const GLOB_CHARS = /[*?[\]{}()!]/
 
 /**
- * Member directories (POSIX, relative to the root, sorted): a plain path as written, a glob
- * (`./packages/*`) as every matching directory with a deno config; `!pattern` excludes.
+ * Member directories (POSIX, relative to the root, sorted), each with whether it was named as a
+ * plain path (then a missing config deserves a warning) or matched by a glob (`./packages/*`: then
+ * only directories with a config are members). `!pattern` excludes.
  */
-export function memberDirs(root: string, patterns: readonly string[], warn: (message: string) => void): string[] {
-  const dirs = new Set<string>()
+export function memberCandidates(root: string, patterns: readonly string[], warn: (message: string) => void): Map<string, boolean> {
+  const found = new Map<string, boolean>()
   const globs: string[] = []
   const negative: string[] = []
   for (const raw of patterns) {
@@ -117,16 +120,34 @@ export function memberDirs(root: string, patterns: readonly string[], warn: (mes
       if (!neg) warn(`workspace member ${raw} is outside the workspace directory; deno requires members nested under it, so it is skipped`)
       continue
     }
-    if (neg) negative.push(p)
-    else if (p === '.' || p.startsWith('!')) continue
-    else if (GLOB_CHARS.test(p)) globs.push(p)
-    else dirs.add(p)
+    if (neg) {
+      negative.push(p)
+      continue
+    }
+    if (p === '.' || p.startsWith('!')) continue
+    const simple = simplePattern(p)
+    if (simple?.star) for (const dir of childDirs(root, simple.prefix)) found.set(dir, found.get(dir) ?? false)
+    else if (simple) found.set(p, true)
+    else globs.push(p)
   }
   if (globs.length > 0) {
     const { files, bad } = globSafely(globs.flatMap((g) => DENO_CONFIG_NAMES.map((n) => `${g}/${n}`)), { cwd: root, ignore: ['**/node_modules/**'] })
-    for (const f of files) dirs.add(posix.dirname(f))
+    for (const f of files) {
+      const dir = posix.dirname(f)
+      found.set(dir, found.get(dir) ?? false)
+    }
     for (const g of new Set(bad.map((b) => b.slice(0, b.lastIndexOf('/'))))) warn(`workspace member pattern ${g} is not a glob command-scout can read, so it is skipped`)
   }
   const excluded = negative.length ? picomatch(negative) : () => false
-  return [...dirs].filter((d) => d !== '.' && !d.split('/').includes('node_modules') && !excluded(d)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const out = new Map<string, boolean>()
+  const dirs = [...found.keys()].filter((d) => d !== '.' && !d.split('/').includes('node_modules') && !excluded(d))
+  for (const d of dirs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) out.set(d, found.get(d)!)
+  return out
+}
+
+/** The member directories deno would take: plain paths as written, glob matches that hold a config. */
+export function memberDirs(root: string, patterns: readonly string[], warn: (message: string) => void): string[] {
+  return [...memberCandidates(root, patterns, warn)]
+    .filter(([dir, literal]) => literal || DENO_CONFIG_NAMES.some((n) => statSync(join(root, dir, n), { throwIfNoEntry: false })?.isFile()))
+    .map(([dir]) => dir)
 }

@@ -139,7 +139,7 @@ export interface WorkspaceMatch {
 const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/
 
 /** `packages/*` → {prefix: 'packages', star: true}; `apps/web` → {prefix: 'apps/web', star: false}; else undefined. */
-function simplePattern(p: string): { prefix: string; star: boolean } | undefined {
+export function simplePattern(p: string): { prefix: string; star: boolean } | undefined {
   const star = p === '*' || p.endsWith('/*')
   const prefix = star ? p.slice(0, p === '*' ? 0 : -2) : p
   return GLOB_SYNTAX.test(prefix) ? undefined : { prefix, star }
@@ -215,7 +215,7 @@ function fileExists(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false
 }
 
-function childDirs(root: string, dir: string): string[] {
+export function childDirs(root: string, dir: string): string[] {
   let entries: Dirent[]
   try {
     entries = readdirSync(join(root, dir), { withFileTypes: true })

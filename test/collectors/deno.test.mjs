@@ -113,3 +113,13 @@ test('a member with a broken config is reported and the other members go on (tem
   assert.deepEqual(collect(dir).diagnostics.length, 1, 'a glob only matches directories with a config: no warning for packages/empty')
   rmSync(dir, { recursive: true })
 })
+
+test('blankJsonc keeps every offset and line while blanking comments and trailing commas, never string content', async () => {
+  const { blankJsonc } = await import('../../dist/collectors/deno-config.js')
+  const text = '{\n  // a comment\n  "url": "https://x//y/*z*/", /* block\n spans */ "list": [1, 2, ],\n  "o": { "k": "v", },\n}'
+  const strict = blankJsonc(text)
+  assert.equal(strict.length, text.length)
+  assert.equal(strict.split('\n').length, text.split('\n').length)
+  assert.deepEqual(JSON.parse(strict), { url: 'https://x//y/*z*/', list: [1, 2], o: { k: 'v' } })
+  assert.equal(blankJsonc('{"a": 1}'), '{"a": 1}')
+})
