@@ -3,7 +3,7 @@
  * `workspace`; nothing else (imports, compilerOptions, ...) is looked at. Deno reads both names
  * as JSONC (comments, trailing commas, and even a missing comma). Pure: text in, facts and problems out.
  */
-import { createScanner, getNodeValue } from 'jsonc-parser'
+import { jsoncParser } from './lazy.js'
 import { locateKeys, parseJsonText, positionLocator, type KeyAt } from './json-text.js'
 import type { ManifestProblem } from './scripts-manifest.js'
 
@@ -74,7 +74,7 @@ function readFast(text: string): Read | undefined {
  * (jsonc-parser's own stripComments shifts offsets when it replaces, and keeps trailing commas.)
  */
 export function blankJsonc(text: string): string {
-  const scanner = createScanner(text, false)
+  const scanner = jsoncParser().createScanner(text, false)
   const blanks: [number, number][] = []
   let comma = -1
   for (let kind = scanner.scan(); kind !== 17 /* EOF */; kind = scanner.scan()) {
@@ -104,7 +104,7 @@ export function parseDenoConfig(text: string, file: string): DenoConfig {
   if (read === undefined) {
     const json = parseJsonText(text, true)
     if (json.root === undefined || json.root.type !== 'object') {
-      const e = json.error ?? { line: 1, column: 1, message: `it must hold an object, not ${kind(json.root ? getNodeValue(json.root) : undefined)}` }
+      const e = json.error ?? { line: 1, column: 1, message: `it must hold an object, not ${kind(json.root ? jsoncParser().getNodeValue(json.root) : undefined)}` }
       problems.push({ line: e.line, severity: 'error', message: `${file} can't be read at line ${e.line}, column ${e.column}: ${e.message}; its tasks are skipped until it is fixed` })
       return { valid: false, tasks: [], problems }
     }
@@ -117,7 +117,7 @@ export function parseDenoConfig(text: string, file: string): DenoConfig {
     const tasksProp = props.filter((p) => p.children?.[0]?.value === 'tasks').at(-1)
     const tasksNode = tasksProp?.children?.[1]
     read = {
-      value: getNodeValue(json.root),
+      value: jsoncParser().getNodeValue(json.root),
       top: props.filter((p) => p.children?.length === 2).map(keyAt),
       tasks: tasksNode?.type === 'object' ? (tasksNode.children ?? []).filter((p) => p.children?.length === 2).map(keyAt) : [],
     }

@@ -6,9 +6,9 @@
  */
 import { readFileSync, statSync } from 'node:fs'
 import { join, posix } from 'node:path'
-import picomatch from 'picomatch'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import { parseDenoConfig, type DenoConfig } from './deno-config.js'
+import { picomatch } from './lazy.js'
 import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 import { childDirs, globSafely, rootRelativePattern, simplePattern } from './workspaces.js'
@@ -138,7 +138,7 @@ export function memberCandidates(root: string, patterns: readonly string[], warn
     }
     for (const g of new Set(bad.map((b) => b.slice(0, b.lastIndexOf('/'))))) warn(`workspace member pattern ${g} is not a glob command-scout can read, so it is skipped`)
   }
-  const excluded = negative.length ? picomatch(negative) : () => false
+  const excluded = negative.length ? picomatch()(negative) : () => false
   const out = new Map<string, boolean>()
   const dirs = [...found.keys()].filter((d) => d !== '.' && !d.split('/').includes('node_modules') && !excluded(d))
   for (const d of dirs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) out.set(d, found.get(d)!)

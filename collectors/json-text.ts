@@ -2,7 +2,8 @@
  * JSON and JSONC manifests as jsonc-parser syntax trees, with the positions a diagnostic needs:
  * 1-based line and column of every node, and the first syntax error said in words.
  */
-import { parseTree, type Node, type ParseError } from 'jsonc-parser'
+import type { Node, ParseError } from 'jsonc-parser'
+import { jsoncParser } from './lazy.js'
 
 export type { Node } from 'jsonc-parser'
 
@@ -137,7 +138,7 @@ export function parseJsonText(text: string, jsonc: boolean): JsonText {
   const lineAt = (offset: number) => at(offset).line
   let root: Node | undefined
   try {
-    root = parseTree(text, all, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: false })
+    root = jsoncParser().parseTree(text, all, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: false })
   } catch (error) {
     // jsonc-parser recurses per nesting level; thousands of levels exhaust the stack.
     if (!(error instanceof RangeError)) throw error

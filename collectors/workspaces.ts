@@ -6,11 +6,9 @@
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs'
 import { join, posix } from 'node:path'
-import picomatch from 'picomatch'
-import { globSync } from 'tinyglobby'
-import { parseDocument } from 'yaml'
 import type { ScriptRunner } from '../src/config.js'
 import { readText } from './fs.js'
+import { picomatch, tinyglobby, yaml } from './lazy.js'
 import type { ManifestProblem, PackageManifest } from './scripts-manifest.js'
 
 export const PNPM_WORKSPACE = 'pnpm-workspace.yaml'
@@ -34,10 +32,41 @@ export interface WorkspaceScan {
   readonly problems: readonly WorkspaceProblem[]
 }
 
+// The usual pnpm-workspace.yaml, line by line: comments, blank lines, `packages:` and its items as
+// plain or quoted scalars. Loading the YAML library costs more than a whole small scan (measured
+// with bench/scan.bench.mjs), so this shape is read directly; anything else (other keys, anchors,
+// flow style, escapes, tags) goes to the library. The fuzz test checks both agree.
+const YAML_SKIP = /^\s*(?:#.*)?$/
+const YAML_PACKAGES = /^packages:[ \t]*(?:#.*)?$/
+const YAML_ITEM = /^([ \t]*)-[ \t]+(?:'([^']*)'|"([^"\\]*)"|([A-Za-z0-9_.\/][^\s#'"]*?))[ \t]*(?:[ \t]#.*)?$/
+
+function simplePnpmWorkspace(text: string): string[] | undefined {
+  let patterns: string[] | undefined
+  let indent: string | undefined
+  for (const line of text.split(/\r?\n/)) {
+    if (YAML_SKIP.test(line)) continue
+    if (patterns === undefined) {
+      if (!YAML_PACKAGES.test(line)) return undefined
+      patterns = []
+      continue
+    }
+    const item = YAML_ITEM.exec(line)
+    if (item === null || (indent !== undefined && item[1] !== indent)) return undefined
+    const plain = item[4]
+    // `a: b` is a mapping; `null`, `true`, `1.5`, `0x1f`, `.inf` are not strings in YAML.
+    if (plain !== undefined && (/: |:$/.test(plain) || /^[0-9.]|^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(plain))) return undefined
+    indent = item[1]
+    patterns.push(item[2] ?? item[3] ?? plain!)
+  }
+  return patterns
+}
+
 /** The `packages` patterns of a pnpm-workspace.yaml; undefined when it lists none. */
 export function parsePnpmWorkspace(text: string): { patterns?: string[]; problems: ManifestProblem[] } {
   const problems: ManifestProblem[] = []
-  const doc = parseDocument(text, { uniqueKeys: false })
+  const simple = simplePnpmWorkspace(text)
+  if (simple !== undefined) return simple.length ? { patterns: simple, problems } : { problems }
+  const doc = yaml().parseDocument(text, { uniqueKeys: false })
   const error = doc.errors[0]
   if (error !== undefined) {
     const pos = error.linePos?.[0]
@@ -110,13 +139,13 @@ export function rootRelativePattern(base: string, pattern: string): string | und
 export function globSafely(patterns: readonly string[], options: { cwd: string; ignore: string[] }): { files: string[]; bad: string[] } {
   const opts = { ...options, expandDirectories: false, onlyFiles: true }
   try {
-    return { files: globSync([...patterns], opts), bad: [] }
+    return { files: tinyglobby().globSync([...patterns], opts), bad: [] }
   } catch {
     const files: string[] = []
     const bad: string[] = []
     for (const p of patterns) {
       try {
-        files.push(...globSync([p], opts))
+        files.push(...tinyglobby().globSync([p], opts))
       } catch {
         bad.push(p)
       }
@@ -177,7 +206,7 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
   if (positive.length === 0) return { dirs: [], nested, outside, unreadable }
   // pnpm also skips bower_components (measured with pnpm 12); npm, yarn and bun don't.
   const skipped = pnpm ? ['node_modules', 'bower_components'] : ['node_modules']
-  const excluded = negative.length ? picomatch(negative.map((p) => `${p}/package.json`)) : () => false
+  const excluded = negative.length ? picomatch()(negative.map((p) => `${p}/package.json`)) : () => false
   const keep = (dir: string) => dir !== '.' && dir !== base && !dir.startsWith('/') && !dir.split('/').some((seg) => skipped.includes(seg)) && !excluded(`${dir}/package.json`)
 
   const globs: string[] = []

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { stringify as yamlStringify } from 'yaml'
+import { parseDocument, stringify as yamlStringify } from 'yaml'
 import { parseTree } from 'jsonc-parser'
 import { parsePackageJson } from '../../dist/collectors/scripts-manifest.js'
 import { matchWorkspaceDirs, parsePnpmWorkspace } from '../../dist/collectors/workspaces.js'
@@ -156,6 +156,32 @@ test('pnpm-workspace.yaml: generated and mutated texts never throw, and list the
   const bomb = 'a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\npackages: [*f]\n'
   const parsed = parsePnpmWorkspace(bomb)
   assert.ok(parsed.problems.length >= 1 || parsed.patterns !== undefined)
+})
+
+test('pnpm-workspace.yaml: line-shaped files read exactly as the YAML library reads them', () => {
+  const pool = ['packages:', 'packages: # c', '  - a/*', '  - packages/**', "  - '!**/test/**'", "  - 'x y'", '  - "q/*"', '- b', '  - **', '  - !neg', '  - a # c', '  - a#b', '  - a: b', '  - a:b', 'catalog:', '    - deep', '  - "esc\\"q"', '\t- tab', '# c', '', '  ', '  - &x a', '  - *x', '  - [a]', "  - 'it''s'", '  - a b', '  -a', 'packages:  ', '  - "a" # "b"', '  - @x', '  - -x', '  - null', '  - true', '  - 1.5', '  - 0x1f', '  - .inf', '  - ~', '  - 2024/*', '  - apps/web', '  - apps/web', '  - libs/*']
+  const r = rng(SEED + 4)
+  let compared = 0
+  for (let i = 0; i < 3000; i++) {
+    const eol = r() < 0.9 ? '\n' : '\r\n'
+    const text = (r() < 0.8 ? `packages:${eol}` : '') + Array.from({ length: 1 + Math.floor(r() * 6) }, () => pick(r, pool)).join(eol) + (r() < 0.5 ? eol : '')
+    const where = `seed ${SEED + 4}, case ${i}: ${JSON.stringify(text)}`
+    const ours = parsePnpmWorkspace(text)
+    const doc = parseDocument(text, { uniqueKeys: false })
+    if (doc.errors.length) continue
+    let value
+    try {
+      value = doc.toJS({ maxAliasCount: 100 })
+    } catch {
+      continue
+    }
+    const packages = value?.packages
+    if (!Array.isArray(packages)) continue
+    compared++
+    const strings = packages.filter((p) => typeof p === 'string')
+    assert.deepEqual(ours.patterns ?? [], strings, where)
+  }
+  assert.ok(compared > 500, `compared ${compared}`)
 })
 
 test('workspace patterns: random globs, negations and paths never throw and never reach node_modules', () => {
