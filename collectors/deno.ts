@@ -11,7 +11,7 @@ import { parseDenoConfig, type DenoConfig } from './deno-config.js'
 import { picomatch } from './lazy.js'
 import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
-import { childDirs, globSafely, rootRelativePattern, simplePattern } from './workspaces.js'
+import { childDirs, globSafely, rootRelativePattern, simplePattern } from './workspace-patterns.js'
 
 const SOURCE = 'deno'
 export const DENO_CONFIG_NAMES = ['deno.json', 'deno.jsonc'] as const

@@ -154,32 +154,3 @@ export function parseJsonText(text: string, jsonc: boolean): JsonText {
   const message = first.offset >= text.length ? `${ERROR_WORDS[first.error] ?? 'syntax error'} (the file ends too early)` : ERROR_WORDS[first.error] ?? 'syntax error'
   return { error: { ...pos, message }, lineAt }
 }
-
-/** The property nodes of an object node, as [key, value, keyOffset]. */
-export function* properties(node: Node): Generator<[string, Node, number]> {
-  if (node.type !== 'object') return
-  for (const prop of node.children ?? []) {
-    const [key, value] = prop.children ?? []
-    if (key?.type === 'string' && value !== undefined) yield [key.value as string, value, key.offset]
-  }
-}
-
-/** The value node of `key` in an object node (the last one, as JSON.parse keeps the last). */
-export function property(node: Node | undefined, key: string): Node | undefined {
-  if (node?.type !== 'object') return undefined
-  let found: Node | undefined
-  for (const [k, value] of properties(node)) if (k === key) found = value
-  return found
-}
-
-/** What a value is, in a diagnostic: `a number`, `an array`, ... */
-export function kindOf(node: Node): string {
-  switch (node.type) {
-    case 'array': return 'an array'
-    case 'object': return 'an object'
-    case 'null': return 'null'
-    case 'boolean': return `${node.value}`
-    case 'number': return 'a number'
-    default: return 'a string'
-  }
-}

@@ -4,12 +4,13 @@
  * npm, yarn and bun read package.json's `workspaces`. A package that declares workspaces of its own
  * brings its packages too (nested workspaces). Nothing under `node_modules` is ever a package.
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs'
 import { join, posix } from 'node:path'
 import type { ScriptRunner } from '../src/config.js'
 import { readText } from './fs.js'
-import { picomatch, tinyglobby, yaml } from './lazy.js'
+import { picomatch } from './lazy.js'
+import { parsePnpmWorkspace } from './pnpm-workspace.js'
 import type { ManifestProblem, PackageManifest } from './scripts-manifest.js'
+import { childDirs, fileExists, globSafely, rootRelativePattern, simplePattern } from './workspace-patterns.js'
 
 export const PNPM_WORKSPACE = 'pnpm-workspace.yaml'
 
@@ -32,128 +33,6 @@ export interface WorkspaceScan {
   readonly problems: readonly WorkspaceProblem[]
 }
 
-// The usual pnpm-workspace.yaml, line by line: comments, blank lines, `packages:` and its items as
-// plain or quoted scalars. Loading the YAML library costs more than a whole small scan (measured
-// with bench/scan.bench.mjs), so this shape is read directly; anything else (other keys, anchors,
-// flow style, escapes, tags) goes to the library. The fuzz test checks both agree.
-const YAML_SKIP = /^\s*(?:#.*)?$/
-const YAML_PACKAGES = /^packages:[ \t]*(?:#.*)?$/
-const YAML_ITEM = /^([ \t]*)-[ \t]+(?:'([^']*)'|"([^"\\]*)"|([A-Za-z0-9_.\/][^\s#'"]*?))[ \t]*(?:[ \t]#.*)?$/
-
-function simplePnpmWorkspace(text: string): string[] | undefined {
-  let patterns: string[] | undefined
-  let indent: string | undefined
-  for (const line of text.split(/\r?\n/)) {
-    if (YAML_SKIP.test(line)) continue
-    if (patterns === undefined) {
-      if (!YAML_PACKAGES.test(line)) return undefined
-      patterns = []
-      continue
-    }
-    const item = YAML_ITEM.exec(line)
-    if (item === null || (indent !== undefined && item[1] !== indent)) return undefined
-    const plain = item[4]
-    // `a: b` is a mapping; `null`, `true`, `1.5`, `0x1f`, `.inf` are not strings in YAML.
-    if (plain !== undefined && (/: |:$/.test(plain) || /^[0-9.]|^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(plain))) return undefined
-    indent = item[1]
-    patterns.push(item[2] ?? item[3] ?? plain!)
-  }
-  return patterns
-}
-
-/** The `packages` patterns of a pnpm-workspace.yaml; undefined when it lists none. */
-export function parsePnpmWorkspace(text: string): { patterns?: string[]; problems: ManifestProblem[] } {
-  const problems: ManifestProblem[] = []
-  const simple = simplePnpmWorkspace(text)
-  if (simple !== undefined) return simple.length ? { patterns: simple, problems } : { problems }
-  const doc = yaml().parseDocument(text, { uniqueKeys: false })
-  const error = doc.errors[0]
-  if (error !== undefined) {
-    const pos = error.linePos?.[0]
-    problems.push({
-      ...(pos ? { line: pos.line } : {}),
-      severity: 'error',
-      message: `pnpm-workspace.yaml is not valid YAML${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}; workspace packages are not listed until it is fixed`,
-    })
-    return { problems }
-  }
-  const lineOf = (node: unknown) => {
-    const range = (node as { range?: [number, number] } | null)?.range
-    if (!range) return {}
-    const line = text.slice(0, range[0]).split('\n').length
-    return { line }
-  }
-  const contents = doc.contents as unknown
-  if (contents === null || contents === undefined) return { problems }
-  let data: unknown
-  try {
-    data = doc.toJS({ maxAliasCount: 100 })
-  } catch (error) {
-    // An alias with no anchor, or an alias bomb past maxAliasCount.
-    problems.push({ line: 1, severity: 'error', message: `pnpm-workspace.yaml can't be read: ${(error as Error).message}; workspace packages are not listed until it is fixed` })
-    return { problems }
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    problems.push({ line: 1, severity: 'error', message: 'pnpm-workspace.yaml must be a mapping with a "packages:" list; workspace packages are not listed' })
-    return { problems }
-  }
-  const packages = (data as Record<string, unknown>).packages
-  if (packages === undefined || packages === null) return { problems }
-  const node = doc.get('packages', true)
-  if (!Array.isArray(packages)) {
-    problems.push({ ...lineOf(node), severity: 'error', message: '"packages" in pnpm-workspace.yaml must be a list of glob patterns; workspace packages are not listed' })
-    return { problems }
-  }
-  const patterns: string[] = []
-  packages.forEach((p, i) => {
-    if (typeof p === 'string') patterns.push(p)
-    else problems.push({ ...lineOf((node as { items?: unknown[] } | undefined)?.items?.[i]), severity: 'error', message: `pnpm-workspace.yaml package pattern must be a string, not ${JSON.stringify(p)}; it is ignored` })
-  })
-  return { patterns, problems }
-}
-
-/**
- * A workspace pattern written in directory `base` (root-relative), as a pattern relative to the
- * scan root: `./packages/*​/` in `apps/x` → `apps/x/packages/*`; `a/package.json` → `a`. Undefined
- * when it reaches outside the root (`..` past it, an absolute path, `..` inside braces or a glob):
- * globbing those would walk directories the scan was not asked to read, up to the whole disk.
- */
-export function rootRelativePattern(base: string, pattern: string): string | undefined {
-  let p = pattern.trim()
-  if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return undefined
-  while (p.startsWith('./')) p = p.slice(2)
-  p = p.replace(/\/+$/, '').replace(/(^|\/)package\.json$/, '')
-  const joined = posix.normalize(base === '.' ? p || '.' : `${base}/${p}`)
-  // Any `..` left after normalizing (`../x`, `{..,a}`, `..(x)`) can make the glob library crawl
-  // from a parent directory; such patterns are refused whole.
-  if (joined.includes('..') || joined.startsWith('/')) return undefined
-  // A backslash escapes the next character in a glob; an escaped `/` can make the glob absolute.
-  if (joined.includes('\\')) return undefined
-  return joined
-}
-
-/**
- * tinyglobby's globSync over `patterns`, never throwing: a pattern it can't handle (it throws on
- * some, such as `....../package.json`) is left out and returned in `bad`.
- */
-export function globSafely(patterns: readonly string[], options: { cwd: string; ignore: string[] }): { files: string[]; bad: string[] } {
-  const opts = { ...options, expandDirectories: false, onlyFiles: true }
-  try {
-    return { files: tinyglobby().globSync([...patterns], opts), bad: [] }
-  } catch {
-    const files: string[] = []
-    const bad: string[] = []
-    for (const p of patterns) {
-      try {
-        files.push(...tinyglobby().globSync([p], opts))
-      } catch {
-        bad.push(p)
-      }
-    }
-    return { files: [...new Set(files)], bad }
-  }
-}
-
 export interface WorkspaceMatch {
   /** Candidate package directories, relative to the scan root: each may hold a package.json. */
   readonly dirs: string[]
@@ -163,15 +42,6 @@ export interface WorkspaceMatch {
   readonly outside: string[]
   /** Patterns the glob library could not read. */
   readonly unreadable: string[]
-}
-
-const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/
-
-/** `packages/*` → {prefix: 'packages', star: true}; `apps/web` → {prefix: 'apps/web', star: false}; else undefined. */
-export function simplePattern(p: string): { prefix: string; star: boolean } | undefined {
-  const star = p === '*' || p.endsWith('/*')
-  const prefix = star ? p.slice(0, p === '*' ? 0 : -2) : p
-  return GLOB_SYNTAX.test(prefix) ? undefined : { prefix, star }
 }
 
 /**
@@ -239,26 +109,6 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
 }
 
 /** Subdirectories (and symlinks, as globs follow them) of a root-relative directory, minus dot-directories. */
-/** Whether `path` is a file, without the cost of an exception when it is missing (one call per package). */
-function fileExists(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false
-}
-
-export function childDirs(root: string, dir: string): string[] {
-  let entries: Dirent[]
-  try {
-    entries = readdirSync(join(root, dir), { withFileTypes: true })
-  } catch {
-    return []
-  }
-  const out: string[] = []
-  for (const e of entries) {
-    if (e.name.startsWith('.') || !(e.isDirectory() || e.isSymbolicLink())) continue
-    out.push(dir === '' ? e.name : `${dir}/${e.name}`)
-  }
-  return out
-}
-
 /**
  * The workspace packages under `root`, breadth first through nested workspaces, each read once
  * through `load` (which caches and reports the manifest's own problems).

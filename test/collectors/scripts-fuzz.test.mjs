@@ -11,7 +11,8 @@ import { join } from 'node:path'
 import { parseDocument, stringify as yamlStringify } from 'yaml'
 import { parseTree } from 'jsonc-parser'
 import { parsePackageJson } from '../../dist/collectors/scripts-manifest.js'
-import { matchWorkspaceDirs, parsePnpmWorkspace } from '../../dist/collectors/workspaces.js'
+import { matchWorkspaceDirs } from '../../dist/collectors/workspaces.js'
+import { parsePnpmWorkspace } from '../../dist/collectors/pnpm-workspace.js'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130)
 
