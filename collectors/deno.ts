@@ -1,11 +1,153 @@
-/** The deno collector. */
+/**
+ * The deno collector: tasks of deno.json (or deno.jsonc when there is no deno.json, as deno
+ * chooses) and of every workspace member's config, run as `deno task <name>` in the member's
+ * directory. String tasks and object tasks (`command`, `description`, `dependencies`) are listed;
+ * an object task without a command still runs its dependencies, so it is listed too.
+ */
+import { readFileSync, statSync } from 'node:fs'
+import { join, posix } from 'node:path'
+import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
+import { parseDenoConfig, type DenoConfig } from './deno-config.js'
+import { picomatch } from './lazy.js'
+import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
+import { childDirs, globSafely, rootRelativePattern, simplePattern } from './workspace-patterns.js'
+
+const SOURCE = 'deno'
+export const DENO_CONFIG_NAMES = ['deno.json', 'deno.jsonc'] as const
+
+interface Loaded {
+  readonly dir: string
+  readonly file: string
+  readonly config: DenoConfig
+}
 
 export const denoCollector: Collector = {
-  source: 'deno',
+  source: SOURCE,
   configKey: 'deno',
-  manifestNames: [],
-  collect(_ctx: CollectContext): CollectorResult {
-    return { recipes: [], diagnostics: [], files: [] }
+  manifestNames: DENO_CONFIG_NAMES,
+  collect({ root }: CollectContext): CollectorResult {
+    const recipes: Recipe[] = []
+    const diagnostics: Diagnostic[] = []
+    const files: string[] = []
+    const report = (file: string, p: { line?: number; message: string; severity: 'error' | 'warning' }) =>
+      diagnostics.push(createDiagnostic({ source: SOURCE, file, ...p }))
+
+    /** The config of a directory: deno.json wins over deno.jsonc. */
+    const load = (dir: string): Loaded | undefined => {
+      const present = DENO_CONFIG_NAMES.map((name) => statSync(join(root, dir, name), { throwIfNoEntry: false })?.isFile() ?? false)
+      const index = present.indexOf(true)
+      const raw = index === -1 ? undefined : readRaw(join(root, dir, DENO_CONFIG_NAMES[index]!))
+      if (raw === undefined) return undefined
+      const file = dir === '.' ? DENO_CONFIG_NAMES[index]! : `${dir}/${DENO_CONFIG_NAMES[index]}`
+      if (index === 0 && present[1]) {
+        report(file, { severity: 'warning', message: `both deno.json and deno.jsonc are in ${dir === '.' ? 'the root' : dir}; deno reads deno.json and ignores deno.jsonc, so merge them into one` })
+      }
+      let text = raw
+      if (text.charCodeAt(0) === 0xfeff) {
+        text = text.slice(1)
+        report(file, { line: 1, severity: 'error', message: `${file} starts with a byte-order mark, and deno refuses the file for it ("Unexpected token on line 1 column 1"); save it as UTF-8 without a BOM. Its tasks are listed as written` })
+      }
+      const config = parseDenoConfig(text, DENO_CONFIG_NAMES[index]!)
+      files.push(file)
+      for (const p of config.problems) report(file, p)
+      return { dir, file, config }
+    }
+
+    const top = load('.')
+    if (top === undefined) return { recipes, diagnostics, files }
+    const members: Loaded[] = []
+    if (top.config.workspace !== undefined) {
+      for (const [dir, literal] of memberCandidates(root, top.config.workspace, (message) => report(top.file, { line: top.config.workspaceLine, severity: 'warning', message }))) {
+        const member = load(dir)
+        if (member === undefined) {
+          if (!literal) continue // a glob match without a config is not a member
+          report(top.file, { line: top.config.workspaceLine, severity: 'warning', message: `workspace member ./${dir} has no deno.json or deno.jsonc; deno skips it too. Add one or remove the member` })
+          continue
+        }
+        if (member.config.workspace !== undefined) {
+          report(member.file, { line: member.config.workspaceLine, severity: 'warning', message: `"workspace" is only read in the workspace root's config; deno ignores it in member ${dir}, so its members are not listed` })
+        }
+        members.push(member)
+      }
+    }
+
+    for (const { dir, file, config } of [top, ...members]) {
+      const scope = dir === '.' ? undefined : config.name ?? dir
+      for (const task of config.tasks) {
+        recipes.push(createRecipe({
+          source: SOURCE,
+          runner: 'deno',
+          name: task.name,
+          command: `deno task ${shellWord(task.name)}`,
+          cwd: dir,
+          description: task.description ?? task.command ?? '',
+          file,
+          line: task.line,
+          prerequisites: task.dependencies,
+          ...(scope !== undefined ? { scope } : {}),
+        }))
+      }
+    }
+    return { recipes, diagnostics, files }
   },
+}
+
+/** The file's text as it is (a byte-order mark kept: deno refuses it); undefined when missing. */
+function readRaw(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+const GLOB_CHARS = /[*?[\]{}()!]/
+
+/**
+ * Member directories (POSIX, relative to the root, sorted), each with whether it was named as a
+ * plain path (then a missing config deserves a warning) or matched by a glob (`./packages/*`: then
+ * only directories with a config are members). `!pattern` excludes.
+ */
+export function memberCandidates(root: string, patterns: readonly string[], warn: (message: string) => void): Map<string, boolean> {
+  const found = new Map<string, boolean>()
+  const globs: string[] = []
+  const negative: string[] = []
+  for (const raw of patterns) {
+    const neg = raw.startsWith('!')
+    const p = rootRelativePattern('.', neg ? raw.slice(1) : raw)
+    if (p === undefined) {
+      if (!neg) warn(`workspace member ${raw} is outside the workspace directory; deno requires members nested under it, so it is skipped`)
+      continue
+    }
+    if (neg) {
+      negative.push(p)
+      continue
+    }
+    if (p === '.' || p.startsWith('!')) continue
+    const simple = simplePattern(p)
+    if (simple?.star) for (const dir of childDirs(root, simple.prefix)) found.set(dir, found.get(dir) ?? false)
+    else if (simple) found.set(p, true)
+    else globs.push(p)
+  }
+  if (globs.length > 0) {
+    const { files, bad } = globSafely(globs.flatMap((g) => DENO_CONFIG_NAMES.map((n) => `${g}/${n}`)), { cwd: root, ignore: ['**/node_modules/**'] })
+    for (const f of files) {
+      const dir = posix.dirname(f)
+      found.set(dir, found.get(dir) ?? false)
+    }
+    for (const g of new Set(bad.map((b) => b.slice(0, b.lastIndexOf('/'))))) warn(`workspace member pattern ${g} is not a glob command-scout can read, so it is skipped`)
+  }
+  const excluded = negative.length ? picomatch()(negative) : () => false
+  const out = new Map<string, boolean>()
+  const dirs = [...found.keys()].filter((d) => d !== '.' && !d.split('/').includes('node_modules') && !excluded(d))
+  for (const d of dirs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) out.set(d, found.get(d)!)
+  return out
+}
+
+/** The member directories deno would take: plain paths as written, glob matches that hold a config. */
+export function memberDirs(root: string, patterns: readonly string[], warn: (message: string) => void): string[] {
+  return [...memberCandidates(root, patterns, warn)]
+    .filter(([dir, literal]) => literal || DENO_CONFIG_NAMES.some((n) => statSync(join(root, dir, n), { throwIfNoEntry: false })?.isFile()))
+    .map(([dir]) => dir)
 }

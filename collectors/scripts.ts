@@ -1,11 +1,79 @@
-/** The scripts collector. */
+/**
+ * The scripts collector: package.json scripts of the root package and of every workspace package,
+ * run by the project's package manager (`pnpm run build`) in the package's directory. Lifecycle
+ * scripts (`preinstall`, `postinstall`, `prepare`, `pretest`, ...) are listed too: they are commands
+ * the package declares, and running one by name is legitimate (VS Code lists them as well).
+ */
+import { join } from 'node:path'
+import type { ScriptsConfig } from '../src/config.js'
+import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
+import { readText } from './fs.js'
+import { parsePackageJson, type PackageManifest } from './scripts-manifest.js'
+import { LOCKFILE_RUNNERS, resolveRunner } from './scripts-runner.js'
+import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
+import { findWorkspacePackages, PNPM_WORKSPACE } from './workspaces.js'
 
-export const scriptsCollector: Collector = {
-  source: 'scripts',
+const SOURCE = 'scripts'
+
+function manifestFile(dir: string): string {
+  return dir === '.' ? 'package.json' : `${dir}/package.json`
+}
+
+export const scriptsCollector: Collector<ScriptsConfig> = {
+  source: SOURCE,
   configKey: 'scripts',
-  manifestNames: [],
-  collect(_ctx: CollectContext): CollectorResult {
-    return { recipes: [], diagnostics: [], files: [] }
+  manifestNames: ['package.json', PNPM_WORKSPACE, ...Object.keys(LOCKFILE_RUNNERS)],
+  collect({ root, options }: CollectContext<ScriptsConfig>): CollectorResult {
+    const recipes: Recipe[] = []
+    const diagnostics: Diagnostic[] = []
+    const files: string[] = []
+    const rootText = readText(join(root, 'package.json'))
+    if (rootText === undefined) return { recipes, diagnostics, files }
+
+    // Every manifest is read and parsed once; its own problems are reported as it is read.
+    const load = (dir: string): PackageManifest | undefined => {
+      const file = manifestFile(dir)
+      const text = dir === '.' ? rootText : readText(join(root, file))
+      if (text === undefined) return undefined
+      const manifest = parsePackageJson(text)
+      for (const p of manifest.problems) diagnostics.push(createDiagnostic({ source: SOURCE, file, ...p }))
+      return manifest
+    }
+    const rootManifest = load('.')!
+    if (!rootManifest.valid) return { recipes, diagnostics, files: ['package.json'] }
+
+    const choice = resolveRunner(root, options, rootManifest.packageManager, rootManifest.packageManagerLine)
+    for (const p of choice.problems) diagnostics.push(createDiagnostic({ source: SOURCE, file: 'package.json', ...p }))
+    const runner = choice.runner
+
+    const scan = findWorkspacePackages(root, runner, rootManifest, load)
+    // The manifests read: the root's, the lockfile that chose the runner, workspace files, packages.
+    files.push('package.json')
+    if (choice.reason in LOCKFILE_RUNNERS) files.push(choice.reason)
+    files.push(...scan.files, ...scan.packages.map((p) => manifestFile(p.dir)))
+    for (const p of scan.problems) diagnostics.push(createDiagnostic({ source: SOURCE, ...p }))
+
+    const packages = [{ dir: '.', manifest: rootManifest }, ...scan.packages]
+    for (const { dir, manifest } of packages) {
+      const file = manifestFile(dir)
+      const scope = dir === '.' ? undefined : manifest.name ?? dir
+      for (const script of manifest.scripts) {
+        recipes.push(createRecipe({
+          source: SOURCE,
+          runner,
+          name: script.name,
+          command: `${runner} run ${shellWord(script.name)}`,
+          cwd: dir,
+          description: script.command,
+          file,
+          line: script.line,
+          ...(scope !== undefined ? { scope } : {}),
+          ...(runner === 'npm' ? { argsSeparator: '--' } : {}),
+        }))
+      }
+    }
+    return { recipes, diagnostics, files }
   },
 }
+

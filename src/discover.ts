@@ -96,7 +96,11 @@ export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): b
 /** One warning per runner that is not on PATH: its recipes are listed but can't run here. */
 function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEnv): Diagnostic[] {
   const byRunner = new Map<string, Recipe[]>()
-  for (const r of recipes) byRunner.set(r.runner, [...(byRunner.get(r.runner) ?? []), r])
+  for (const r of recipes) {
+    const list = byRunner.get(r.runner)
+    if (list) list.push(r)
+    else byRunner.set(r.runner, [r])
+  }
   const out: Diagnostic[] = []
   for (const [runner, list] of byRunner) {
     if (onPath(runner, env)) continue
