@@ -9,7 +9,7 @@ import { quote } from 'shell-quote'
 import { ConfigError, normalizeConfig, NAMING_STYLES, RUNNERS, type Config, type ConfigInput } from './config.js'
 import { discover, type DiscoverResult } from './discover.js'
 import { commandWithArgs, type Recipe } from './recipe.js'
-import { renderDiagnostics, renderJson, renderMarkdown, renderTable, scanReport } from './render.js'
+import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from './render.js'
 
 export interface CliIo {
   stdout: (text: string) => void
@@ -107,7 +107,7 @@ function parse(argv: string[], options: ParseArgsConfig['options']): { values: R
   }
 }
 
-function scanCommand(argv: string[], io: CliIo): number {
+async function scanCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' } })
   if (values.help) return io.stdout(HELP), 0
   if (positionals.length) throw new UsageError(`scan takes no arguments (got ${positionals.join(' ')}); use --root DIR`)
@@ -118,7 +118,7 @@ function scanCommand(argv: string[], io: CliIo): number {
   const report = scanReport(result, config.naming.style)
   if (format === 'json') io.stdout(renderJson(report))
   else if (format === 'markdown') io.stdout(renderMarkdown(report))
-  else io.stdout(renderTable(report, { width: io.columns }))
+  else io.stdout((await import('./table.js')).renderTable(report, { width: io.columns }))
   if (report.diagnostics.length) io.stderr(renderDiagnostics(report.diagnostics))
   return rootProblem(result) ? 1 : 0
 }
@@ -239,7 +239,7 @@ export async function main(argv: string[], partial: Partial<CliIo> = {}): Promis
         io.stdout(`${version()}\n`)
         return 0
       case 'scan':
-        return scanCommand(rest, io)
+        return await scanCommand(rest, io)
       case 'docs':
         return docsCommand(rest, io)
       case 'run':

@@ -6,6 +6,7 @@ export {
   type Recipe, type RecipeInput, type RecipeParameter, type Diagnostic, type BuiltinSource,
 } from './recipe.js'
 export { runCommand, killTree, type RunOptions, type RunResult } from './execute.js'
-export { renderTable, renderJson, renderMarkdown, scanReport, type ScanReport } from './render.js'
+export { renderJson, renderMarkdown, scanReport, type ScanReport } from './render.js'
+export { renderTable, displayWidth, truncateToWidth, type TableOptions } from './table.js'
 export { normalizeConfig, DEFAULT_CONFIG, ConfigError, type Config, type ConfigInput } from './config.js'
 export { BUILTIN_COLLECTORS, type Collector, type CollectContext, type CollectorResult } from '../collectors/index.js'

@@ -1,7 +1,6 @@
 /**
  * Renders a scan for people and programs: a terminal table, the JSON report, COMMANDS.md.
  */
-import stringWidth from 'string-width'
 import type { NamingStyle } from './config.js'
 import type { DiscoverResult } from './discover.js'
 import type { Diagnostic, Recipe } from './recipe.js'
@@ -60,84 +59,9 @@ export function renderJson(report: ScanReport): string {
   return `${JSON.stringify(report, null, 2)}\n`
 }
 
-/** Display width of a string in terminal columns (CJK and emoji count double). */
-export function displayWidth(text: string): number {
-  return stringWidth(text)
-}
-
-/** Cuts a string to at most `width` columns, marking the cut with an ellipsis. */
-export function truncateToWidth(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text
-  if (width <= 0) return ''
-  if (width === 1) return '…'
-  let out = ''
-  let used = 0
-  for (const ch of text) {
-    const w = displayWidth(ch)
-    if (used + w > width - 1) break
-    out += ch
-    used += w
-  }
-  return `${out}…`
-}
-
-/**
- * Shrinks column widths in place until they sum to `budget`: DESCRIPTION first (down to 20
- * columns), then always the widest column, never below 6.
- */
-function fitWidths(widths: number[], budget: number): void {
-  const sum = () => widths.reduce((a, b) => a + b, 0)
-  const desc = widths.length - 1
-  widths[desc] = Math.max(Math.min(widths[desc]!, 20), widths[desc]! - (sum() - budget))
-  while (sum() > budget) {
-    let widest = 0
-    for (let i = 1; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i
-    if (widths[widest]! <= 6) break
-    widths[widest]!--
-  }
-}
-
-function padToWidth(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - displayWidth(text)))
-}
-
 /** One line of text: newlines and tabs in descriptions would break the grid. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').replace(/\t/g, ' ').trim()
-}
-
-export interface TableOptions {
-  /** Terminal width in columns; undefined means no limit (a pipe). */
-  width?: number
-}
-
-/**
- * A plain aligned table: TOOL, SOURCE, [DIR,] COMMAND, DESCRIPTION. When it is wider than the
- * terminal, DESCRIPTION shrinks first, then COMMAND, never below a readable minimum.
- */
-export function renderTable(report: ScanReport, options: TableOptions = {}): string {
-  if (report.recipes.length === 0) return 'No commands found.\n'
-  const showDir = report.recipes.some((r) => r.cwd !== '.')
-  const headers = ['TOOL', 'SOURCE', ...(showDir ? ['DIR'] : []), 'COMMAND', 'DESCRIPTION']
-  const rows = report.recipes.map((r) => [
-    r.tool,
-    r.source,
-    ...(showDir ? [r.cwd] : []),
-    oneLine(r.command),
-    oneLine(r.description),
-  ])
-  const widths = headers.map((h, i) => Math.max(displayWidth(h), ...rows.map((row) => displayWidth(row[i]!))))
-  const gap = 2
-  if (options.width !== undefined) fitWidths(widths, options.width - gap * (widths.length - 1))
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => {
-        const cut = truncateToWidth(cell, widths[i]!)
-        return i === cells.length - 1 ? cut : padToWidth(cut, widths[i]!)
-      })
-      .join(' '.repeat(gap))
-      .trimEnd()
-  return `${[line(headers), ...rows.map(line)].join('\n')}\n`
 }
 
 function mdCell(text: string): string {
