@@ -3,7 +3,7 @@
  * under an `exclude` path are dropped; a member named literally stays), the root package, and
  * path dependencies inside the workspace that are not excluded.
  */
-import { globSync, isDynamicPattern } from 'tinyglobby'
+import { tinyglobby } from './lazy.js'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 
 export interface MemberProblem {
@@ -38,7 +38,7 @@ export class WorkspaceRules {
   constructor(readonly root: string, workspace: Record<string, unknown>) {
     this.excludes = strings(workspace.exclude).map((e) => resolve(root, trimSlashes(e)))
     this.literalMembers = strings(workspace.members)
-      .filter((m) => !isDynamicPattern(trimSlashes(m)))
+      .filter((m) => !tinyglobby().isDynamicPattern(trimSlashes(m)))
       .map((m) => resolve(root, trimSlashes(m)))
   }
   /** cargo's is_excluded: under an exclude path and not under a literally named member. */
@@ -62,7 +62,7 @@ export function expandMembers(root: string, workspace: Record<string, unknown>, 
       continue
     }
     const pattern = trimSlashes(entry)
-    if (!isDynamicPattern(pattern)) {
+    if (!tinyglobby().isDynamicPattern(pattern)) {
       members.push({ dir: resolve(root, pattern), via: entry })
       continue
     }
@@ -70,7 +70,7 @@ export function expandMembers(root: string, workspace: Record<string, unknown>, 
     // every crate's own tree (src/, target/), which otherwise dominates the scan.
     const segments = pattern.split('/').filter((p) => p !== '' && p !== '.')
     const deep = pattern.includes('**') ? Infinity : Math.max(0, segments.length - 1)
-    const matches = globSync(pattern, { cwd: root, onlyDirectories: true, expandDirectories: false, dot: true, absolute: true, deep })
+    const matches = tinyglobby().globSync(pattern, { cwd: root, onlyDirectories: true, expandDirectories: false, dot: true, absolute: true, deep })
       .map((m) => resolve(m))
       .sort()
     if (matches.length === 0) {

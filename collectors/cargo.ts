@@ -10,8 +10,9 @@
  * `--features` so that the command runs as written.
  */
 import { join, resolve } from 'node:path'
-import { parse, TomlError } from 'smol-toml'
-import { quote } from 'shell-quote'
+import type { TomlError } from 'smol-toml'
+import { smolToml } from './lazy.js'
+import { shellWord } from './shell-word.js'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 import { readText, relPosix } from './fs.js'
@@ -20,10 +21,6 @@ import { expandMembers, isUnder, pathDependencies, WorkspaceRules } from './carg
 
 const SOURCE = 'cargo'
 
-/** A word as the shell reads it: plain names stay as they are, anything else is quoted by shell-quote. */
-function word(text: string): string {
-  return /^[A-Za-z0-9_.,:=@+-]+$/.test(text) ? text : quote([text])
-}
 
 interface Manifest {
   readonly file: string
@@ -54,7 +51,7 @@ function readManifest(s: Scan, file: string): Manifest | 'missing' | 'invalid' {
   if (text === undefined) return 'missing'
   s.files.push(relPosix(s.root, file))
   try {
-    return { file, text, doc: parse(text) as Record<string, unknown> }
+    return { file, text, doc: smolToml().parse(text) as Record<string, unknown> }
   } catch (error) {
     const e = error as TomlError
     const first = String(e?.message ?? error).split('\n')[0]!.replace(/^Invalid TOML document: /, '')
@@ -154,7 +151,7 @@ export function cargoRecipes(root: string, packages: readonly CargoPackage[]): R
     const under = (p: string) => (p.startsWith('/') || p.split('/').includes('..') ? relPosix(root, resolve(pkg.dir, p)) : dir === '.' ? p : `${dir}/${p}`)
     const file = under('Cargo.toml')
     for (const t of pkg.targets) {
-      const features = t.requiredFeatures.length ? ` --features ${word(t.requiredFeatures.join(','))}` : ''
+      const features = t.requiredFeatures.length ? ` --features ${shellWord(t.requiredFeatures.join(','))}` : ''
       const verb = t.kind === 'test' ? 'test' : 'run'
       const notes = [`${KIND_TEXT[t.kind]} \`${t.name}\` (${under(t.path)})`]
       if (multi) notes.push(`of package ${pkg.name}`)
@@ -163,7 +160,7 @@ export function cargoRecipes(root: string, packages: readonly CargoPackage[]): R
         source: SOURCE,
         runner: 'cargo',
         name: `${multi ? `${pkg.name}/` : ''}${t.kind}/${t.name}`,
-        command: `cargo ${verb}${multi ? ` -p ${word(pkg.name)}` : ''} --${t.kind} ${word(t.name)}${features}`,
+        command: `cargo ${verb}${multi ? ` -p ${shellWord(pkg.name)}` : ''} --${t.kind} ${shellWord(t.name)}${features}`,
         cwd: '.',
         description: `Cargo ${notes.join(', ')}`,
         file,

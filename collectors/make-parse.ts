@@ -9,7 +9,7 @@
  * Written by hand because no maintained JavaScript library parses makefiles.
  */
 import { isAbsolute, join, relative, sep as pathSep } from 'node:path'
-import { globSync } from 'tinyglobby'
+import { tinyglobby } from './lazy.js'
 import { AUTOMATIC_VARIABLES, MakeVariables, closingBracket, referencedVariables } from './make-vars.js'
 
 export interface MakeTarget {
@@ -209,7 +209,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         continue
       }
       let matches = globCache.get(pattern)
-      if (!matches) globCache.set(pattern, (matches = globSync(makeGlob(pattern), { cwd: options.cwd, onlyFiles: false, expandDirectories: false, dot: false })))
+      if (!matches) globCache.set(pattern, (matches = tinyglobby().globSync(makeGlob(pattern), { cwd: options.cwd, onlyFiles: false, expandDirectories: false, dot: false })))
       for (const match of matches) found.add(match)
     }
     return [...found].sort()
@@ -490,7 +490,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     }
     for (const path of words(e.value)) {
       const candidates = /[*?[]/.test(path)
-        ? globSync(makeGlob(path), { cwd: options.cwd, absolute: true, onlyFiles: true, expandDirectories: false }).sort()
+        ? tinyglobby().globSync(makeGlob(path), { cwd: options.cwd, absolute: true, onlyFiles: true, expandDirectories: false }).sort()
         : [isAbsolute(path) ? path : join(options.cwd, path)]
       for (const abs of candidates) {
         if (stack.includes(abs)) {

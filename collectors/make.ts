@@ -4,7 +4,7 @@
  * `.PHONY`, every target; with one, the phony targets plus documented file targets.
  */
 import { join } from 'node:path'
-import { quote } from 'shell-quote'
+import { shellWord } from './shell-word.js'
 import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
 import { isDir, isFile, readText, relPosix } from './fs.js'
 import { parseMakefile, type ParsedMakefile } from './make-parse.js'
@@ -33,10 +33,6 @@ function shadowingNames(dir: string, file: string): string[] {
   return out
 }
 
-/** The shell word for a target name: bare when safe, quoted otherwise. */
-function targetWord(name: string): string {
-  return /^[A-Za-z0-9_./+=@%:,-]+$/.test(name) ? name : quote([name])
-}
 
 /** Applies the `.PHONY` policy and returns the listed targets with their descriptions. */
 export function listedTargets(parsed: ParsedMakefile): Array<{ target: ParsedMakefile['targets'][number]; description: string }> {
@@ -69,7 +65,7 @@ export const makeCollector: Collector = {
         source: 'make',
         runner: 'make',
         name: target.name,
-        command: `make ${targetWord(target.name)}`,
+        command: `make ${shellWord(target.name)}`,
         cwd: '.',
         description,
         file: rel(target.file),

@@ -7,7 +7,8 @@
  */
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, sep } from 'node:path'
-import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml'
+import type { Document, Node, Pair, YAMLMap } from 'yaml'
+import { yaml } from './lazy.js'
 
 /** The names go-task looks for, in its order (`DefaultTaskfiles` in go-task's `taskfile/taskfile.go`). */
 export const TASKFILE_NAMES = [
@@ -125,14 +126,14 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     const text = options.read(abs)
     if (text === undefined) return result
     files.push(abs)
-    const lineCounter = new LineCounter()
+    const lineCounter = new (yaml().LineCounter)()
     // The parser builds an Error per problem; their stack traces are never read, and on a badly
     // broken file capturing thousands of them dominates the cost.
     const stackTraceLimit = Error.stackTraceLimit
     Error.stackTraceLimit = 0
     let doc: Document
     try {
-      doc = parseDocument(text, { lineCounter, merge: true, prettyErrors: false })
+      doc = yaml().parseDocument(text, { lineCounter, merge: true, prettyErrors: false })
     } finally {
       Error.stackTraceLimit = stackTraceLimit
     }
@@ -145,18 +146,18 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     }
     const lineOf = (node: Node | null | undefined): number | undefined => (node?.range ? lineCounter.linePos(node.range[0]).line : undefined)
     const top = doc.contents
-    if (top === null || top === undefined || (isScalar(top) && top.value === null)) {
+    if (top === null || top === undefined || (yaml().isScalar(top) && top.value === null)) {
       problems.push({ file: abs, line: 1, severity: 'error', message: `the Taskfile is empty; go-task refuses it without a version: add version: '3' and a tasks mapping` })
       return result
     }
-    if (!isMap(top)) {
+    if (!yaml().isMap(top)) {
       problems.push({ file: abs, line: lineOf(top as Node), severity: 'error', message: 'a Taskfile must be a mapping with "version" and "tasks"; go-task rejects this file' })
       return result
     }
-    const field = (name: string): Pair | undefined => (top as YAMLMap).items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === name) as Pair | undefined
+    const field = (name: string): Pair | undefined => (top as YAMLMap).items.find((p) => (yaml().isScalar(p.key) ? p.key.value : p.key) === name) as Pair | undefined
 
     const version = field('version')
-    const versionText = version && isScalar(version.value) ? String(version.value.value ?? '') : ''
+    const versionText = version && yaml().isScalar(version.value) ? String(version.value.value ?? '') : ''
     if (!version) {
       problems.push({ file: abs, line: 1, severity: 'error', message: `no "version" key; go-task refuses a Taskfile without one: add version: '3' at the top` })
     } else if (!/^3(\.|$)/.test(versionText)) {
@@ -166,10 +167,10 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     const varsNode = field('vars')?.value
     const fileVars = new Map<string, string>()
     const fileVarNames = new Set<string>()
-    if (isMap(varsNode)) {
+    if (yaml().isMap(varsNode)) {
       for (const p of varsNode.items) {
-        const key = isScalar(p.key) ? str(p.key.value) : undefined
-        const value = isScalar(p.value) ? str(p.value.value) : undefined
+        const key = yaml().isScalar(p.key) ? str(p.key.value) : undefined
+        const value = yaml().isScalar(p.value) ? str(p.value.value) : undefined
         if (key !== undefined) fileVarNames.add(key)
         if (key !== undefined && value !== undefined) fileVars.set(key, value)
       }
@@ -181,12 +182,12 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     // The file's own tasks, in file order.
     const tasksField = field('tasks')
     const tasksNode = tasksField?.value as Node | null | undefined
-    if (tasksField && tasksNode !== null && tasksNode !== undefined && !isMap(tasksNode) && !(isScalar(tasksNode) && tasksNode.value === null)) {
+    if (tasksField && tasksNode !== null && tasksNode !== undefined && !yaml().isMap(tasksNode) && !(yaml().isScalar(tasksNode) && tasksNode.value === null)) {
       problems.push({ file: abs, line: lineOf(tasksNode), severity: 'error', message: '"tasks" must be a mapping of task names to tasks; go-task rejects this file' })
-    } else if (isMap(tasksNode)) {
+    } else if (yaml().isMap(tasksNode)) {
       const seen = new Set<string>()
       for (const pair of tasksNode.items) {
-        const name = isScalar(pair.key) ? str(pair.key.value) : undefined
+        const name = yaml().isScalar(pair.key) ? str(pair.key.value) : undefined
         const line = lineOf(pair.key as Node)
         if (name === undefined || name === '') {
           problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: 'a task name must be a non-empty string; rename the task' })
@@ -207,9 +208,9 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     // Included Taskfiles, merged after the file's own tasks, in include order.
     const includesField = field('includes')
     const includesNode = includesField?.value
-    if (includesNode && !isMap(includesNode) && !(isScalar(includesNode) && includesNode.value === null)) {
+    if (includesNode && !yaml().isMap(includesNode) && !(yaml().isScalar(includesNode) && includesNode.value === null)) {
       problems.push({ file: abs, line: lineOf(includesNode as Node), severity: 'error', message: '"includes" must be a mapping of namespaces to Taskfiles; go-task rejects this file' })
-    } else if (isMap(includesNode)) {
+    } else if (yaml().isMap(includesNode)) {
       for (const pair of includesNode.items) {
         const include = includeFrom(pair, toJS(pair.value, doc), lineOf(pair.key as Node))
         if (!include) {
@@ -323,7 +324,7 @@ export function pickTaskfile(dir: string, fs: Pick<ReadOptions, 'isFile' | 'isDi
 }
 
 function includeFrom(pair: Pair, value: unknown, line: number | undefined): Include | undefined {
-  const namespace = isScalar(pair.key) ? str(pair.key.value) : undefined
+  const namespace = yaml().isScalar(pair.key) ? str(pair.key.value) : undefined
   if (namespace === undefined) return undefined
   const base = { namespace, optional: false, internal: false, flatten: false, aliases: [], excludes: [], ...(line ? { line } : {}) }
   if (typeof value === 'string') return { ...base, taskfile: value }

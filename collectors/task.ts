@@ -3,7 +3,7 @@
  * default names) and of the Taskfiles it includes, as `task <name>` recipes. Internal tasks are
  * left out, as `task --list-all` leaves them out.
  */
-import { quote } from 'shell-quote'
+import { shellWord } from './shell-word.js'
 import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
 import { isDir, isFile, readText, relPosix } from './fs.js'
 import { pickTaskfile, readTaskfiles, TASKFILE_NAMES } from './task-parse.js'
@@ -16,9 +16,6 @@ export function defaultTaskfile(dir: string): string | undefined {
   return pickTaskfile(dir, { isFile, isDir }).file
 }
 
-function nameWord(name: string): string {
-  return /^[A-Za-z0-9_./+=@%:,-]+$/.test(name) ? name : quote([name])
-}
 
 export const taskCollector: Collector = {
   source: 'task',
@@ -46,7 +43,7 @@ export const taskCollector: Collector = {
         source: 'task',
         runner: 'task',
         name: task.name,
-        command: `task ${nameWord(task.name)}`,
+        command: `task ${shellWord(task.name)}`,
         cwd: '.',
         description: task.desc,
         file: rel(task.file),

@@ -31,6 +31,7 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
   const absRoot = resolve(root)
   const diagnostics: Diagnostic[] = []
   const detectedFiles: string[] = []
+  const seenFiles = new Set<string>()
   const book = new RecipeBook()
   if (!isDirectory(absRoot)) {
     diagnostics.push(createDiagnostic({ source: 'scan', file: '.', message: `scan root ${absRoot} is not a directory` }))
@@ -43,7 +44,9 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
       const result = collector.collect({ root: absRoot, options: section })
       book.addAll(result.recipes)
       diagnostics.push(...result.diagnostics)
-      for (const f of result.files) if (!detectedFiles.includes(f)) detectedFiles.push(f)
+      for (const f of result.files) {
+        if (!seenFiles.has(f)) seenFiles.add(f), detectedFiles.push(f)
+      }
     } catch (error) {
       diagnostics.push(createDiagnostic({
         source: collector.source,

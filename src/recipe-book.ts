@@ -22,11 +22,13 @@ export const MAX_TOOL_NAME = 64
 
 /** Lowercase `[a-z0-9_]` with runs of anything else folded to one underscore. */
 export function sanitizeName(text: string): string {
-  return text
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
+  // Plain ASCII names (nearly all of them) skip Unicode normalization.
+  const folded = (/^[\x00-\x7f]*$/.test(text) ? text : text.normalize('NFKD')).toLowerCase().replace(/[^a-z0-9]+/g, '_')
+  let start = 0
+  let end = folded.length
+  while (start < end && folded.charCodeAt(start) === 95) start++
+  while (end > start && folded.charCodeAt(end - 1) === 95) end--
+  return start === 0 && end === folded.length ? folded : folded.slice(start, end)
 }
 
 function shortHash(text: string): string {
