@@ -7,21 +7,12 @@ import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { collectCargo } from '../../dist/collectors/cargo.js'
+import { rng } from '../support/random.mjs'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130)
 // Thousands of small writes: on a memory file system when there is one (disk writes dominate otherwise).
 const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
 
-function rng(seed) {
-  let s = seed >>> 0
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0
-    let t = s
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const fx = (p) => readFileSync(fileURLToPath(new URL(`../fixtures/cargo/${p}`, import.meta.url)), 'utf8')
 const CORPUS = [fx('single-layouts/Cargo.toml'), fx('autobins-off/Cargo.toml'), fx('workspace-virtual/Cargo.toml'), fx('workspace-virtual/crates/cli/Cargo.toml'), fx('broken-bin-path/Cargo.toml')]

@@ -9,19 +9,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseDenoConfig } from '../../dist/collectors/deno-config.js'
 import { memberDirs } from '../../dist/collectors/deno.js'
+import { rng } from '../support/random.mjs'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130)
 
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 const pick = (r, list) => list[Math.floor(r() * list.length)]
 const NAMES = ['dev', 'build', 'test:unit', 'serve app', '__proto__', 'constructor', '', 'ü', '任务', "it's", '"', '//', '/*', '*/']
 const SPICE = ['{', '}', '[', ']', ',', ':', '"', '\\', '//', '/*', '*/', '\n', ' ', '\t', "'", 'null', '\ufeff', '\u0000']

@@ -12,19 +12,10 @@ import { parseMakefile } from '../../dist/collectors/make-parse.js'
 import { readText } from '../../dist/collectors/fs.js'
 import { onPath } from '../../dist/src/discover.js'
 import { isAmbiguous, makeDatabase } from './make-database.mjs'
+import { rng } from '../support/random.mjs'
 
 const MAKEFILES = 40
 
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function generate(r) {
   const pick = (n) => Math.floor(r() * n)

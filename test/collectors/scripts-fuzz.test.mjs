@@ -13,20 +13,11 @@ import { parseTree } from 'jsonc-parser'
 import { parsePackageJson } from '../../dist/collectors/scripts-manifest.js'
 import { matchWorkspaceDirs } from '../../dist/collectors/workspaces.js'
 import { parsePnpmWorkspace } from '../../dist/collectors/pnpm-workspace.js'
+import { rng } from '../support/random.mjs'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130)
 
 /** mulberry32: a small seeded generator, so every run sees the same inputs. */
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const NAMES = ['build', 'test', 'dev', 'test:unit', 'a b', '__proto__', 'constructor', 'toString', '', 'préparer', '构建', '$x', "it's", '"q"', '\\', '1', '007', 'pre-build', 'hasOwnProperty']
 const SPICE = ['{', '}', '[', ']', ',', ':', '"', '\\', '/', '*', '//', '/*', '\n', '\r\n', '\t', ' ', '\u00a0', '\u2028', '\ufeff', '\v', 'null', 'true', '1e9', '-', 'NaN', "'", '\u0000', '\ud800']

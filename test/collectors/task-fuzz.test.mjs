@@ -1,25 +1,17 @@
 // Fuzzes the Taskfile reader with thousands of random and mutated Taskfiles (seeded; set
 // FUZZ_SEED to replay). Every case must return without throwing, and a worker thread runs the
 // cases so that a hang is caught: no progress for HANG_MS fails with the seed and the case.
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
+import { isMainThread, parentPort, workerData } from 'node:worker_threads'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { rng } from '../support/random.mjs'
+import { runWatchedWorker } from '../support/fuzz-worker.mjs'
 
 const CASES = 1500
 const HANG_MS = 10_000
 const fixtures = new URL('../fixtures/task/', import.meta.url).pathname
 
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function corpus() {
   const texts = []
@@ -70,20 +62,7 @@ if (isMainThread) {
   const assert = (await import('node:assert/strict')).default
   test(`Taskfile reader survives ${CASES} random and mutated Taskfiles without throwing or hanging`, async () => {
     const seed = Number(process.env.FUZZ_SEED ?? 20261130)
-    const worker = new Worker(new URL(import.meta.url), { workerData: { seed } })
-    let last = { index: -1 }
-    const outcome = await new Promise((resolve) => {
-      let timer
-      const arm = () => { clearTimeout(timer); timer = setTimeout(() => { worker.terminate(); resolve({ hang: true }) }, HANG_MS) }
-      arm()
-      worker.on('message', (m) => {
-        if (m.type === 'case') { last = m; arm() } else { clearTimeout(timer); resolve(m) }
-      })
-      worker.on('error', (error) => { clearTimeout(timer); resolve({ type: 'error', error: String(error?.stack ?? error) }) })
-    })
-    if (outcome.hang) assert.fail(`case ${last.index} did not finish within ${HANG_MS} ms (replay with FUZZ_SEED=${seed}); input starts: ${JSON.stringify(last.preview)}`)
-    if (outcome.type === 'error') assert.fail(`seed ${seed} (replay with FUZZ_SEED=${seed}): ${outcome.error}`)
-    assert.equal(outcome.type, 'done')
+    const outcome = await runWatchedWorker(new URL(import.meta.url), seed, HANG_MS)
     assert.equal(outcome.cases, CASES)
     assert.ok(outcome.targets > 0, 'the corpus yields tasks, so the fuzz reaches the task reader')
   })

@@ -16,6 +16,7 @@ import { join } from 'node:path'
 import { openKitchen, Store } from '../../dist/src/kitchen/index.js'
 import { scanCooks } from '../../dist/src/kitchen/cooks.js'
 import { git, makeRepo, sleep, tempDir } from './support.mjs'
+import { rng } from '../support/random.mjs'
 
 // A cook in plain sh: it starts in about a millisecond, so hundreds of launches stay cheap.
 const FAST_COOK = `#!/bin/sh
@@ -54,16 +55,6 @@ const POINTS = [
 ]
 const SCRIPTS = ['done', 'done', 'needs', 'hang', 'crash', 'fail', 'slow']
 
-function rng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const BOUND_MS = 20_000
 async function bounded(p, what) {

@@ -4,17 +4,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { plan, deriveTask } from '../../../dist/src/kitchen/derive.js'
 import { record, run, config, lines } from './helpers.mjs'
+import { rng as prng } from '../../support/random.mjs'
 
-function prng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const NOW = 1_800_000_000_000
 const MODELS = [{ model: 'p/one' }, { model: 'p/two' }, { model: 'p/three' }]
