@@ -4,7 +4,7 @@
  * as JSONC (comments, trailing commas, and even a missing comma). Pure: text in, facts and problems out.
  */
 import { jsoncParser } from './lazy.js'
-import { locateKeys, parseJsonText, positionLocator, type KeyAt } from './json-text.js'
+import { isRecord, kind, locateKeys, own, parseJsonText, positionLocator, type KeyAt } from './json-text.js'
 import type { ManifestProblem } from './scripts-manifest.js'
 
 export interface DenoTask {
@@ -28,21 +28,6 @@ export interface DenoConfig {
   readonly problems: readonly ManifestProblem[]
 }
 
-function kind(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'object') return 'an object'
-  if (typeof value === 'boolean') return `${value}`
-  return typeof value === 'number' ? 'a number' : 'a string'
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined
-}
 
 /** The value, and the offsets of the top-level keys and of the keys of "tasks". */
 interface Read {

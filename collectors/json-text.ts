@@ -154,3 +154,21 @@ export function parseJsonText(text: string, jsonc: boolean): JsonText {
   const message = first.offset >= text.length ? `${ERROR_WORDS[first.error] ?? 'syntax error'} (the file ends too early)` : ERROR_WORDS[first.error] ?? 'syntax error'
   return { error: { ...pos, message }, lineAt }
 }
+
+/** What a JSON value is, in a diagnostic: `a number`, `an array`, ... */
+export function kind(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object') return 'an object'
+  if (typeof value === 'boolean') return `${value}`
+  return typeof value === 'number' ? 'a number' : 'a string'
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** An own property (a key like `__proto__` or `constructor` is data here, never inherited). */
+export function own(record: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined
+}

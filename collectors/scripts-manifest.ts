@@ -4,7 +4,7 @@
  * JSON.parse, the grammar every package manager reads package.json with; positions come from the
  * keys' offsets, and a syntax error's position from jsonc-parser.
  */
-import { locateKeys, parseJsonText, positionLocator, type KeyAt } from './json-text.js'
+import { isRecord, kind, locateKeys, own, parseJsonText, positionLocator, type KeyAt } from './json-text.js'
 
 export interface ScriptEntry {
   readonly name: string
@@ -33,23 +33,6 @@ export interface PackageManifest {
   readonly problems: readonly ManifestProblem[]
 }
 
-/** What a JSON value is, in a diagnostic: `a number`, `an array`, ... */
-function kind(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'object') return 'an object'
-  if (typeof value === 'boolean') return `${value}`
-  return typeof value === 'number' ? 'a number' : 'a string'
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** An own property (a key like `__proto__` or `constructor` is data here, never inherited). */
-function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined
-}
 
 function syntaxProblem(text: string): ManifestProblem {
   const e = parseJsonText(text, false).error ?? { line: 1, column: 1, message: 'syntax error' }
