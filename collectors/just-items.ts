@@ -4,7 +4,7 @@
  * ItemError naming what it expected.
  */
 import type { RecipeParameter } from '../src/recipe.js'
-import { interpolations, referencedNames, type Token } from './just-lex.js'
+import { interpolations, namesIn, referencedNames, type Token } from './just-lex.js'
 
 export interface JustAttribute {
   readonly name: string
@@ -169,7 +169,7 @@ export function parseRecipe(
       k = skipValue(toks, start)
       const vt = toks[start]!
       def = k === start + 1 && vt.t === 'str' ? vt.v : valueSource(toks, start, k)
-      if (!(k === start + 1 && vt.t === 'str')) references.push(...toks.slice(start, k).filter((t, n, a) => t.t === 'name' && a[n + 1]?.v !== '(').map((t) => t.v))
+      if (!(k === start + 1 && vt.t === 'str')) references.push(...namesIn(toks.slice(start, k)))
     }
     if (isExported) exported.push(pname)
     parameters.push({ name: pname, ...(def !== undefined ? { default: def } : {}), ...(variadic ? { variadic } : {}) })

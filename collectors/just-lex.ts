@@ -160,6 +160,11 @@ export function referencedNames(expression: string): string[] {
   } catch {
     return []
   }
+  return namesIn(toks)
+}
+
+/** The identifiers a token run reads: not function calls, `if`/`else`, or names after `::`. */
+export function namesIn(toks: readonly Token[]): string[] {
   const names: string[] = []
   for (let k = 0; k < toks.length; k++) {
     const tok = toks[k]!

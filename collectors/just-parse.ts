@@ -4,7 +4,7 @@
  * a listing needs; an item it can't read becomes a problem with its line, and parsing goes on
  * at the next unindented line.
  */
-import { logicalEnd, tokenize, type Token } from './just-lex.js'
+import { logicalEnd, namesIn, tokenize, type Token } from './just-lex.js'
 import {
   ItemError,
   parseAlias,
@@ -33,6 +33,8 @@ export interface ParsedJustfile {
   readonly modules: JustModuleItem[]
   /** Variable names assigned (`name := …`, `export name := …`). */
   readonly assignments: string[]
+  /** The variables each assignment's value reads, with the assignment's line. */
+  readonly assignmentUses: Array<{ line: number; names: string[] }>
   /** Settings by name, value as written (`true` for bare boolean settings). */
   readonly settings: Record<string, string>
   readonly problems: JustProblem[]
@@ -59,7 +61,7 @@ function commentText(line: string): string | undefined {
 export function parseJustfile(text: string): ParsedJustfile {
   // A CR before the newline is whitespace to every check below.
   const lines = text.split('\n')
-  const out: ParsedJustfile = { recipes: [], aliases: [], imports: [], modules: [], assignments: [], settings: {}, problems: [] }
+  const out: ParsedJustfile = { recipes: [], aliases: [], imports: [], modules: [], assignments: [], assignmentUses: [], settings: {}, problems: [] }
   let attrs: JustAttribute[] = []
   let attrLine = 0
   // The comment line directly above the current item (or its first attribute), if any.
@@ -122,8 +124,9 @@ export function parseJustfile(text: string): ParsedJustfile {
         const value = toks.length > 3 ? (toks[3]!.t === 'str' ? toks[3]!.v : toks.slice(3).map((t) => t.v).join(' ')) : 'true'
         out.settings[name] = value
       } else if (kind === 'assignment') {
-        const nameTok = toks[0]!.t === 'name' && toks[1]?.v === ':=' ? toks[0]! : toks[1]!
-        out.assignments.push(nameTok.v)
+        const at = toks[0]!.t === 'name' && toks[1]?.v === ':=' ? 0 : 1
+        out.assignments.push(toks[at]!.v)
+        out.assignmentUses.push({ line, names: namesIn(toks.slice(at + 2)) })
       } else if (kind === 'unexport') {
         // nothing a listing needs
       } else {

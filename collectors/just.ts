@@ -66,6 +66,8 @@ interface ModuleItems {
   recipes: Array<{ item: JustRecipeItem; file: string }>
   aliases: Array<{ name: string; target: string; line: number; private: boolean; file: string }>
   assignments: Set<string>
+  /** What each assignment reads, to find variables just would call undefined. */
+  uses: Array<{ names: string[]; line: number; file: string }>
   modules: Array<{ name: string; path?: string; optional: boolean; line: number; private: boolean; file: string }>
   allowDuplicates: boolean
 }
@@ -93,6 +95,7 @@ function gather(w: Walk, file: string, into: ModuleItems, chain: string[]): void
   if (!parsed) return
   if (parsed.settings['allow-duplicate-recipes'] === 'true') into.allowDuplicates = true
   for (const a of parsed.assignments) into.assignments.add(a)
+  for (const u of parsed.assignmentUses) into.uses.push({ ...u, file })
   for (const r of parsed.recipes) into.recipes.push({ item: r, file })
   for (const a of parsed.aliases) into.aliases.push({ ...a, file })
   for (const m of parsed.modules) into.modules.push({ ...m, file })
@@ -137,8 +140,37 @@ function moduleFile(w: Walk, file: string, mod: ModuleItems['modules'][number]):
   return undefined
 }
 
+/** just's built-in constants, readable anywhere without an assignment (measured with just 1.57). */
+const JUST_CONSTANTS = new Set([
+  'HEX', 'HEXLOWER', 'HEXUPPER', 'PATH_SEP', 'PATH_VAR_SEP', 'CLEAR', 'NORMAL', 'BOLD', 'ITALIC', 'UNDERLINE',
+  'INVERT', 'HIDE', 'STRIKETHROUGH', 'BLACK', 'RED', 'GREEN', 'YELLOW', 'BLUE', 'MAGENTA', 'CYAN', 'WHITE',
+  'BG_BLACK', 'BG_RED', 'BG_GREEN', 'BG_YELLOW', 'BG_BLUE', 'BG_MAGENTA', 'BG_CYAN', 'BG_WHITE',
+])
+
+/**
+ * just refuses a whole justfile when an assignment, a parameter default or an interpolation reads
+ * a variable that no assignment of its module defines (a bare word where a string was meant, say).
+ * Reported once per name, at its first use; the recipes are still listed.
+ */
+function undefinedVariables(w: Walk, items: ModuleItems, recipes: Iterable<{ item: JustRecipeItem; file: string }>): void {
+  const reported = new Set<string>()
+  const check = (names: readonly string[], known: (name: string) => boolean, file: string, line: number) => {
+    for (const name of names) {
+      if (known(name) || reported.has(name)) continue
+      reported.add(name)
+      diag(w, file, line, `variable \`${name}\` not defined; just refuses this justfile until it is fixed (define it with \`${name} := ...\`, or quote it if a string was meant)`)
+    }
+  }
+  const isVariable = (name: string) => items.assignments.has(name) || JUST_CONSTANTS.has(name)
+  for (const use of items.uses) check(use.names, isVariable, use.file, use.line)
+  for (const { item, file } of recipes) {
+    const params = new Set(item.parameters.map((p) => p.name))
+    check(item.references, (name) => params.has(name) || isVariable(name), file, item.line)
+  }
+}
+
 function walkModule(w: Walk, file: string, path: readonly string[], chain: string[]): void {
-  const items: ModuleItems = { recipes: [], aliases: [], assignments: new Set(), modules: [], allowDuplicates: false }
+  const items: ModuleItems = { recipes: [], aliases: [], assignments: new Set(), uses: [], modules: [], allowDuplicates: false }
   gather(w, file, items, chain)
   const prefix = path.length ? `${path.join('::')}::` : ''
   // A later definition replaces an earlier one only under `set allow-duplicate-recipes`.
@@ -165,6 +197,7 @@ function walkModule(w: Walk, file: string, path: readonly string[], chain: strin
     list.push(prefix + a.name)
     w.aliases.set(prefix + a.target, list)
   }
+  undefinedVariables(w, items, byName.values())
   for (const { item, file: itemFile } of byName.values()) {
     if (item.private) continue
     const params = new Set(item.parameters.map((p) => p.name))

@@ -131,6 +131,17 @@ test('broken-syntax: each bad recipe is a diagnostic with its line, and parsing 
   assert.match(result.diagnostics[1].message, /variadic one must be last/)
 })
 
+test('broken-undefined-variable: a variable no assignment defines is an error at its first use; constants and parameters are fine', () => {
+  const result = collectJust(fx('broken-undefined-variable'))
+  assert.deepEqual(result.recipes.map((r) => r.name), ['build', 'paint', 'deploy'])
+  assert.deepEqual(diag(result), [
+    { file: 'justfile', line: 2, severity: 'error' },
+    { file: 'justfile', line: 12, severity: 'error' },
+  ])
+  assert.match(result.diagnostics[0].message, /variable `my_server` not defined; just refuses this justfile/)
+  assert.match(result.diagnostics[1].message, /variable `REGION` not defined/)
+})
+
 test('broken-missing-module: a missing module and a missing import are errors with their lines and the fix', () => {
   const result = collectJust(fx('broken-missing-module'))
   assert.deepEqual(result.recipes.map((r) => r.name), ['ok'])
