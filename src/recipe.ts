@@ -70,6 +70,8 @@ export class RecipeError extends Error {
 }
 
 function toPosix(path: string): string {
+  // Most paths are already clean (collectors build them with relPosix): skip the rewrites.
+  if (path !== '' && !path.includes('\\') && !path.endsWith('/') && !path.startsWith('./')) return path
   const p = path.replace(/\\/g, '/').replace(/\/+$/, '').replace(/^\.\//, '')
   return p === '' ? '.' : p
 }
