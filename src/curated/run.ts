@@ -9,17 +9,10 @@ import type { Platform, Risk } from './schema.js'
 
 export type RunCommandLine = (command: string) => Promise<RunResult>
 
-export interface StepOutcome {
-  command: string
+/** A step's run: the runner's result (copied field by field, so nothing else leaks into the tool value) plus what the step is. */
+export interface StepOutcome extends RunResult {
   purpose: string
   risk: Risk
-  ok: boolean
-  exitCode: number | null
-  stdout: string
-  stderr: string
-  killed: boolean
-  timedOut: boolean
-  durationMs: number
 }
 
 export interface CheckOutcome {
