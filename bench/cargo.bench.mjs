@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { collectCargo } from '../dist/collectors/cargo.js'
+import { timeMedian } from './support.mjs'
 
 const RUNS = 11
 const SIZES = [75, 150, 300]
@@ -33,18 +34,8 @@ function build(n) {
   return dir
 }
 
-/** Median wall time of RUNS calls, after two warm-up calls. */
-function median(fn) {
-  fn()
-  fn()
-  const times = []
-  for (let k = 0; k < RUNS; k++) {
-    const t = process.hrtime.bigint()
-    fn()
-    times.push(Number(process.hrtime.bigint() - t) / 1e6)
-  }
-  return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]
-}
+/** Median wall time of RUNS calls, after two warm-up calls (JIT for ours, page cache for both). */
+const median = (fn) => timeMedian(fn, RUNS, 2)
 
 const home = mkdtempSync(join(tmpdir(), 'cs-bench-cargo-home-'))
 // Build every size first and warm the collector's code on all of them, as a long-lived harness

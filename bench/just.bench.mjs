@@ -1,30 +1,17 @@
 // The just collector against just's own listings: a synthetic justfile with N recipes (plus
 // modules with N/10 recipes each), timed as medians of several runs of each in the same process
 // run. Prints the ratio (just / collector) and how the collector scales from 100 to 500 recipes.
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync, accessSync, constants, realpathSync, existsSync } from 'node:fs'
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { collectJust } from '../dist/collectors/just.js'
+import { findJust } from '../test/support/just-binary.mjs'
+import { timeMedian } from './support.mjs'
 
 const RUNS = 15
 const SIZES = [100, 250, 500]
 
-/** The native just binary (the npm package's launcher adds ~0.6 s of Node start-up per call). */
-function findJust() {
-  for (const d of [process.env.COMMAND_SCOUT_RUNNERS_BIN, ...(process.env.PATH ?? '').split(delimiter)].filter(Boolean)) {
-    try {
-      accessSync(join(d, 'just'), constants.X_OK)
-    } catch {
-      continue
-    }
-    const real = realpathSync(join(d, 'just'))
-    if (!/\.m?js$/.test(real)) return real
-    const native = join(dirname(real), '..', '..', `rust-just-${process.platform}-${process.arch}`, 'bin', 'just')
-    return existsSync(native) ? native : real
-  }
-  return undefined
-}
 
 function recipes(n, prefix) {
   let text = ''
@@ -56,17 +43,7 @@ function build(n) {
 }
 
 /** Median wall time of RUNS calls, after two warm-up calls (JIT for ours, page cache for both). */
-function median(fn) {
-  fn()
-  fn()
-  const times = []
-  for (let k = 0; k < RUNS; k++) {
-    const t = process.hrtime.bigint()
-    fn()
-    times.push(Number(process.hrtime.bigint() - t) / 1e6)
-  }
-  return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)]
-}
+const median = (fn) => timeMedian(fn, RUNS, 2)
 
 const JUST = findJust()
 // Build every size first and warm the collector's code on all of them (a long-lived harness

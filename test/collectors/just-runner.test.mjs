@@ -4,35 +4,17 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
-import { cpSync, mkdtempSync, rmSync, readdirSync, accessSync, constants, realpathSync, existsSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, readdirSync, existsSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { collectJust } from '../../dist/collectors/just.js'
+import { findJust } from '../support/just-binary.mjs'
 
 // Scratch copies and generated cases: on a memory file system when there is one (fewer slow disk writes).
 const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()
 const fixtures = fileURLToPath(new URL('../fixtures/just/', import.meta.url))
 
-/**
- * The just binary: from COMMAND_SCOUT_RUNNERS_BIN or PATH. The npm package's `just` is a Node
- * launcher that costs ~0.6 s per call; its native binary sits in a sibling package, so use that.
- */
-function findJust() {
-  const dirs = [process.env.COMMAND_SCOUT_RUNNERS_BIN, ...(process.env.PATH ?? '').split(delimiter)].filter(Boolean)
-  for (const d of dirs) {
-    try {
-      accessSync(join(d, 'just'), constants.X_OK)
-    } catch {
-      continue
-    }
-    const real = realpathSync(join(d, 'just'))
-    if (!/\.m?js$/.test(real)) return real
-    const native = join(dirname(real), '..', '..', `rust-just-${process.platform}-${process.arch}`, 'bin', 'just')
-    return existsSync(native) ? native : real
-  }
-  return undefined
-}
 const JUST = findJust()
 const skip = JUST ? false : 'just is not installed (source test/setup/10-runners.sh)'
 

@@ -2,60 +2,33 @@
 // FUZZ_SEED to replay). Every case must return without throwing, and a worker thread runs the
 // cases so that a hang is caught: no progress for HANG_MS fails with the seed and the case.
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { rng } from '../support/random.mjs'
 import { runWatchedWorker } from '../support/fuzz-worker.mjs'
+import { corpus, mutate, randomText } from '../support/mutate.mjs'
 
 const CASES = 3000
 const HANG_MS = 10_000
 const fixtures = new URL('../fixtures/make/', import.meta.url).pathname
 
 
-function corpus() {
-  const texts = []
-  const walk = (dir) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name)
-      if (statSync(p).isDirectory()) walk(p)
-      else if (!name.endsWith('.json')) texts.push(readFileSync(p, 'utf8'))
-    }
-  }
-  walk(fixtures)
-  return texts
-}
 
 const TOKENS = ['$(', '${', ')', '}', '\\', '\\\n', '\n\t', '\t', ':', '::', '&:', '=', ':=', '::=', '?=', '+=', '!=', '#', '##', ';', '|', '%',
   'define X\n', 'endef\n', 'ifeq (a,b)\n', 'ifdef X\n', 'else\n', 'endif\n', 'include a.mk\n', '-include b.mk\n', 'sinclude Makefile\n',
   '.PHONY: ', '.RECIPEPREFIX = >\n', '.RECIPEPREFIX =\n', '$(shell echo x)', '$(eval $(x))', '$$', '$@', '$(@D)', 'export ', 'override ', '\r\n', '\0', '\u00e9', '\ufeff']
 
-function mutate(text, r) {
-  let lines = text.split('\n')
-  const pick = (n) => Math.floor(r() * n)
-  const steps = 1 + pick(8)
-  for (let s = 0; s < steps; s++) {
-    const i = pick(lines.length + 1)
-    switch (pick(9)) {
-      case 0: lines.splice(i, 1); break
-      case 1: lines.splice(i, 0, lines[pick(lines.length)] ?? ''); break
-      case 2: { const j = pick(lines.length); [lines[i], lines[j]] = [lines[j], lines[i]]; break }
-      case 3: lines.splice(i, 0, Array.from({ length: pick(40) }, () => String.fromCharCode(pick(256))).join('')); break
-      case 4: lines.splice(i, 0, Array.from({ length: 1 + pick(6) }, () => TOKENS[pick(TOKENS.length)]).join(pick(2) ? ' ' : '')); break
-      case 5: { const line = lines[i] ?? ''; const at = pick(line.length + 1); lines[i] = line.slice(0, at) + TOKENS[pick(TOKENS.length)] + line.slice(at); break }
-      case 6: lines.splice(i, 0, (pick(2) ? 'ifdef X\n' : '$(').repeat(1 + pick(3000))); break
-      case 7: lines.splice(i, 0, `t${pick(9)}: ${'x'.repeat(pick(200_000))}`); break
-      default: lines.splice(i, 0, 'x \\'.repeat(1 + pick(500))); break
-    }
-    if (lines.length === 0) lines = ['']
-  }
-  return lines.join('\n')
+const MUTATIONS = {
+  tokens: TOKENS,
+  maxSteps: 8,
+  stressors: [
+    (pick) => (pick(2) ? 'ifdef X\n' : '$(').repeat(1 + pick(3000)),
+    (pick) => `t${pick(9)}: ${'x'.repeat(pick(200_000))}`,
+    (pick) => 'x \\'.repeat(1 + pick(500)),
+  ],
 }
 
-function randomMakefile(r) {
-  const pick = (n) => Math.floor(r() * n)
-  return Array.from({ length: pick(60) }, () => Array.from({ length: pick(8) }, () => (pick(3) ? TOKENS[pick(TOKENS.length)] : `w${pick(20)}`)).join(pick(2) ? ' ' : '')).join('\n')
-}
 
 if (isMainThread) {
   const { test } = await import('node:test')
@@ -71,13 +44,13 @@ if (isMainThread) {
   const { makeCollector } = await import('../../dist/collectors/make.js')
   const { seed } = workerData
   const r = rng(seed)
-  const texts = corpus()
+  const texts = corpus(fixtures)
   const root = '/virtual'
   const names = ['Makefile', 'a.mk', 'b.mk', 'sub/c.mk']
   let targets = 0
   const disk = mkdtempSync(join(tmpdir(), 'make-fuzz-'))
   for (let index = 0; index < CASES; index++) {
-    const files = new Map(names.map((n) => [`${root}/${n}`, r() < 0.3 ? randomMakefile(r) : mutate(texts[Math.floor(r() * texts.length)], r)]))
+    const files = new Map(names.map((n) => [`${root}/${n}`, r() < 0.3 ? randomText(r, TOKENS) : mutate(texts[Math.floor(r() * texts.length)], r, MUTATIONS)]))
     const text = files.get(`${root}/Makefile`)
     parentPort.postMessage({ type: 'case', index, preview: text.slice(0, 300) })
     try {

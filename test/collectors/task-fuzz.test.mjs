@@ -2,60 +2,33 @@
 // FUZZ_SEED to replay). Every case must return without throwing, and a worker thread runs the
 // cases so that a hang is caught: no progress for HANG_MS fails with the seed and the case.
 import { isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { rng } from '../support/random.mjs'
 import { runWatchedWorker } from '../support/fuzz-worker.mjs'
+import { corpus, mutate, randomText } from '../support/mutate.mjs'
 
 const CASES = 1500
 const HANG_MS = 10_000
 const fixtures = new URL('../fixtures/task/', import.meta.url).pathname
 
 
-function corpus() {
-  const texts = []
-  const walk = (dir) => {
-    for (const name of readdirSync(dir)) {
-      const p = join(dir, name)
-      if (statSync(p).isDirectory()) walk(p)
-      else if (!name.endsWith('.json')) texts.push(readFileSync(p, 'utf8'))
-    }
-  }
-  walk(fixtures)
-  return texts
-}
 
 const TOKENS = ['version: 3', "version: '3'", 'tasks:', 'includes:', '  ', '    ', '- ', ': ', ':', '{', '}', '[', ']', '&a', '*a', '<<: *a', '!!binary', '|', '>', '"', "'", '#',
   '{{.X}}', '{{', 'desc: d', 'summary: |', 'deps: [a, b]', 'aliases: [x]', 'internal: true', 'flatten: true', 'optional: true', 'excludes: [a]',
   'taskfile: ./a.yml', 'taskfile: ./sub', 'a: ./a.yml', 'b: ./b.yml', 'c: ./sub', 'requires:', 'vars: [A]', 'cmd: echo', 'cmds:', '---', '...', '%YAML 1.2', '\t', '\0', '\u00e9', '\ufeff', '\r\n']
 
-function mutate(text, r) {
-  let lines = text.split('\n')
-  const pick = (n) => Math.floor(r() * n)
-  const steps = 1 + pick(3)
-  for (let s = 0; s < steps; s++) {
-    const i = pick(lines.length + 1)
-    switch (pick(9)) {
-      case 0: lines.splice(i, 1); break
-      case 1: lines.splice(i, 0, lines[pick(lines.length)] ?? ''); break
-      case 2: { const j = pick(lines.length); [lines[i], lines[j]] = [lines[j], lines[i]]; break }
-      case 3: lines.splice(i, 0, Array.from({ length: pick(40) }, () => String.fromCharCode(pick(256))).join('')); break
-      case 4: lines.splice(i, 0, Array.from({ length: 1 + pick(6) }, () => TOKENS[pick(TOKENS.length)]).join(pick(2) ? ' ' : '')); break
-      case 5: { const line = lines[i] ?? ''; const at = pick(line.length + 1); lines[i] = line.slice(0, at) + TOKENS[pick(TOKENS.length)] + line.slice(at); break }
-      case 6: lines.splice(i, 0, pick(2) ? `x: ${'['.repeat(1 + pick(300))}` : Array.from({ length: 1 + pick(100) }, (_, d) => `${' '.repeat(d)}k${d}:`).join('\n')); break
-      case 7: lines.splice(i, 0, `  t${pick(9)}: ${'x'.repeat(pick(20_000))}`); break
-      default: lines.splice(i, 0, "a: &a [x, x]\nb: &b [*a, *a, *a, *a]\nc: &c [*b, *b, *b, *b]\nd: &d [*c, *c, *c, *c]\ntasks:\n  bomb:\n    <<: {deps: [*d, *d, *d]}"); break
-    }
-    if (lines.length === 0) lines = ['']
-  }
-  return lines.join('\n')
+const MUTATIONS = {
+  tokens: TOKENS,
+  maxSteps: 3,
+  stressors: [
+    (pick) => pick(2) ? `x: ${'['.repeat(1 + pick(300))}` : Array.from({ length: 1 + pick(100) }, (_, d) => `${' '.repeat(d)}k${d}:`).join('\n'),
+    (pick) => `  t${pick(9)}: ${'x'.repeat(pick(20_000))}`,
+    () => "a: &a [x, x]\nb: &b [*a, *a, *a, *a]\nc: &c [*b, *b, *b, *b]\nd: &d [*c, *c, *c, *c]\ntasks:\n  bomb:\n    <<: {deps: [*d, *d, *d]}",
+  ],
 }
 
-function randomTaskfile(r) {
-  const pick = (n) => Math.floor(r() * n)
-  return Array.from({ length: pick(60) }, () => Array.from({ length: pick(8) }, () => (pick(3) ? TOKENS[pick(TOKENS.length)] : `w${pick(20)}`)).join(pick(2) ? ' ' : '')).join('\n')
-}
 
 if (isMainThread) {
   const { test } = await import('node:test')
@@ -71,13 +44,13 @@ if (isMainThread) {
   const { taskCollector } = await import('../../dist/collectors/task.js')
   const { seed } = workerData
   const r = rng(seed)
-  const texts = corpus()
+  const texts = corpus(fixtures)
   const root = '/virtual'
   const names = ['Taskfile.yml', 'a.yml', 'b.yml', 'sub/Taskfile.yml']
   let targets = 0
   const disk = mkdtempSync(join(tmpdir(), 'task-fuzz-'))
   for (let index = 0; index < CASES; index++) {
-    const files = new Map(names.map((n) => [`${root}/${n}`, r() < 0.3 ? randomTaskfile(r) : mutate(texts[Math.floor(r() * texts.length)], r)]))
+    const files = new Map(names.map((n) => [`${root}/${n}`, r() < 0.3 ? randomText(r, TOKENS) : mutate(texts[Math.floor(r() * texts.length)], r, MUTATIONS)]))
     const text = files.get(`${root}/Taskfile.yml`)
     parentPort.postMessage({ type: 'case', index, preview: text.slice(0, 300) })
     try {
