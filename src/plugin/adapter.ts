@@ -10,33 +10,23 @@ import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type {} from '@deepseek-ai/dsh-shell'
 import type { Config } from '../config.js'
 import type { Diagnostic, Recipe } from '../recipe.js'
-import { RESERVED_TOOL_NAMES, type RecipeBook } from '../recipe-book.js'
+import type { RecipeBook } from '../recipe-book.js'
+import { confirmationReason, plannedCommand, planTools, type PlannedTool } from '../exposure.js'
 import { askBeforeRunning } from './approval.js'
 import { LiveBook } from './live-book.js'
 import { RecipeBookService, type BookCollector } from './recipes.js'
-import { classifyRecipeRisk } from './risk.js'
 import { AdapterConfig, normalizeAdapterConfig } from './schema.js'
 import { runInHarnessShell } from './shell-run.js'
-import { dispatcherCommand, dispatcherTool, recipeTool, recipeToolCommand, type RunRecipe } from './tools.js'
+import { harnessTool, type RunRecipe } from './tools.js'
 
 export const name = 'command-scout'
 
-/** The dispatcher tool's preferred name (the recipe-tool contract's). */
-export const DISPATCHER_NAME = 'recipe'
+export { DISPATCHER_NAME, effectiveExposure } from '../exposure.js'
 
 interface Registered {
   signature: string
   dispose: () => void
-  /** Per-recipe tools: the recipe. */
-  recipe?: Recipe
-  /** The dispatcher: the book it dispatches over. */
-  book?: RecipeBook
-}
-
-/** Which exposure a book gets. */
-export function effectiveExposure(config: Pick<Config, 'exposure' | 'dispatcherThreshold'>, size: number): 'tools' | 'dispatcher' {
-  if (config.exposure !== 'auto') return config.exposure
-  return size > config.dispatcherThreshold ? 'dispatcher' : 'tools'
+  tool: PlannedTool
 }
 
 /**
@@ -59,37 +49,19 @@ class RecipeTools {
 
   /** Registers, replaces and removes tools so that the registry matches the book. */
   sync(): void {
-    const book = this.live.book()
-    const wanted = new Map<string, { signature: string; recipe?: Recipe; book?: RecipeBook; make: () => Parameters<Context['tools']['register']>[0] }>()
     // Never take a built-in's name nor another plugin's tool; our own current names are free to keep.
     const others = this.ctx.tools.schemas().map((s) => s.name).filter((n) => !this.registered.has(n))
-    const reserved = new Set([...RESERVED_TOOL_NAMES, ...others])
-    if (book.size > 0 && effectiveExposure(this.config, book.size) === 'tools') {
-      const names = book.assignToolNames(this.config.naming.style, reserved)
-      for (const recipe of book.entries()) {
-        const toolName = names.get(recipe.id)!
-        const risk = classifyRecipeRisk(recipe, recipe.command).reason
-        wanted.set(toolName, {
-          signature: JSON.stringify([recipe, risk]),
-          recipe,
-          make: () => recipeTool(toolName, recipe, this.run, risk),
-        })
-      }
-    } else if (book.size > 0) {
-      let toolName = DISPATCHER_NAME
-      for (let n = 2; reserved.has(toolName); n++) toolName = `${DISPATCHER_NAME}_${n}`
-      wanted.set(toolName, { signature: JSON.stringify(book.entries()), book, make: () => dispatcherTool(toolName, book, this.run, (recipe) => classifyRecipeRisk(recipe, recipe.command).destructive) })
-    }
+    const wanted = new Map(planTools(this.live.book(), this.config, others).map((t) => [t.name, t]))
     for (const [toolName, reg] of this.registered) {
       if (wanted.get(toolName)?.signature === reg.signature) continue
       reg.dispose()
       this.registered.delete(toolName)
     }
-    for (const [toolName, want] of wanted) {
+    for (const [toolName, tool] of wanted) {
       if (this.registered.has(toolName)) continue
       try {
-        const dispose = this.ctx.tools.register(want.make())
-        this.registered.set(toolName, { signature: want.signature, dispose, recipe: want.recipe, book: want.book })
+        const dispose = this.ctx.tools.register(harnessTool(tool, this.run) as Parameters<Context['tools']['register']>[0])
+        this.registered.set(toolName, { signature: tool.signature, dispose, tool })
       } catch (error) {
         // Another plugin took the name since the names were assigned, or the adapter is unloading:
         // the next change retries; the harness keeps running either way.
@@ -102,12 +74,9 @@ class RecipeTools {
   approvalReason(exec: Readonly<ToolExecution>): string | undefined {
     const reg = this.registered.get(exec.name)
     if (!reg) return undefined
-    const target = reg.recipe
-      ? { recipe: reg.recipe, command: recipeToolCommand(reg.recipe, exec.arguments) }
-      : reg.book ? dispatcherCommand(reg.book, exec.arguments) : undefined
+    const target = plannedCommand(reg.tool, exec.arguments)
     if (!target) return undefined // an op that doesn't resolve fails in execute with the task list
-    const risk = classifyRecipeRisk(target.recipe, target.command)
-    return risk.destructive ? `\`${target.command}\` ${risk.reason}` : undefined
+    return confirmationReason(target.recipe, target.command)
   }
 
   disposeAll(): void {

@@ -7,6 +7,8 @@ import { basename, relative, sep } from 'node:path'
 import { watch, type FSWatcher } from 'chokidar'
 import { BUILTIN_SOURCES, createDiagnostic, type Diagnostic, type Recipe } from '../recipe.js'
 import { RecipeBook } from '../recipe-book.js'
+import type { Collector } from '../../collectors/types.js'
+import type { CollectorConfig } from '../config.js'
 import type { BookCollector } from './recipes.js'
 
 /** Folders never watched: dependencies, VCS data and build output hold no manifest of the project's own. */
@@ -16,6 +18,15 @@ export const IGNORED_DIRS: ReadonlySet<string> = new Set([
 ])
 
 export const DEFAULT_DEBOUNCE_MS = 150
+
+/** Wraps a built-in collector with its normalized config section. */
+export function bookCollector<O extends CollectorConfig>(collector: Collector<O>, options: O): BookCollector {
+  return {
+    source: collector.source,
+    manifestNames: collector.manifestNames,
+    collect: (root) => collector.collect({ root, options }),
+  }
+}
 
 interface Entry {
   source: string

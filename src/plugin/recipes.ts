@@ -15,8 +15,7 @@
  * - **Change is observable** through the `recipes/change` event, after the book settled.
  */
 import { Service, type Context } from '@deepseek-ai/cordis'
-import type { Collector, CollectorResult } from '../../collectors/types.js'
-import type { CollectorConfig } from '../config.js'
+import type { CollectorResult } from '../../collectors/types.js'
 import type { Diagnostic, Recipe } from '../recipe.js'
 import type { RecipeBook } from '../recipe-book.js'
 
@@ -30,14 +29,7 @@ export interface BookCollector {
   collect(root: string): CollectorResult
 }
 
-/** Wraps a built-in collector with its normalized config section. */
-export function bookCollector<O extends CollectorConfig>(collector: Collector<O>, options: O): BookCollector {
-  return {
-    source: collector.source,
-    manifestNames: collector.manifestNames,
-    collect: (root) => collector.collect({ root, options }),
-  }
-}
+export { bookCollector } from './live-book.js'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {

@@ -1,28 +1,17 @@
 /**
- * The harness tools of a recipe book: one tool per recipe, or one dispatcher tool. Definitions
- * only; `adapter.ts` registers them and keeps them in step with the book.
+ * The harness tools of a recipe book: each planned tool (exposure.ts: one per recipe, or one
+ * dispatcher) as a dsh tool definition. `adapter.ts` registers them and keeps them in step with the book.
  */
 import { defineTool, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { RunResult } from '../execute.js'
-import { commandWithArgs, type Recipe } from '../recipe.js'
-import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './dispatcher.js'
-import type { RecipeBook } from '../recipe-book.js'
+import { ARGS_DESCRIPTION, OP_DESCRIPTION, plannedCommand, renderRun, toolValue, type PlannedTool, type RecipeToolValue } from '../exposure.js'
+import type { Recipe } from '../recipe.js'
+import { dispatchTasks, resolveOp } from './dispatcher.js'
+
+export { renderRun, recipeToolDescription, RENDER_STREAM_CHARS, type RecipeToolValue } from '../exposure.js'
 
 /** Runs a command for a tool call (the adapter binds it to the harness shell). */
 export type RunRecipe = (recipe: Recipe, command: string, exec: ToolExecution) => Promise<RunResult>
-
-/** Characters of each stream the model sees; the whole capture stays in the result value. */
-export const RENDER_STREAM_CHARS = 16_000
-
-/** A tool call's result value: the run, where it ran, and which task it was. */
-export interface RecipeToolValue extends RunResult {
-  /** Working directory, relative to the scan root. */
-  cwd: string
-  /** The task as the dispatcher names it (`runner:task`). */
-  task: string
-}
-
-const ARGS_DESCRIPTION = 'Extra shell arguments appended to the command verbatim, e.g. "VERSION=2.0.0" or "--watch". Optional.'
 
 /** The result value's schema (the seed's `{ command, ok, exitCode, stdout, stderr, killed, durationMs }` plus where and what). */
 const OUTPUT_SCHEMA = {
@@ -42,115 +31,35 @@ const OUTPUT_SCHEMA = {
   },
 } as const
 
-/** What the tool description says about a recipe (the seed's format). */
-export function recipeToolDescription(recipe: Recipe, risk?: string): string {
-  const where = recipe.line ? `${recipe.file}:${recipe.line}` : recipe.file
-  const lines = [`Project ${recipe.source} command "${taskToken(recipe)}" (from ${where}).`]
-  if (recipe.description) lines.push(recipe.description)
-  lines.push(`Run: ${recipe.command}${recipe.cwd !== '.' ? ` (in ${recipe.cwd})` : ''}`)
-  if (recipe.parameters.length) {
-    const params = recipe.parameters.map((p) => `${p.variadic ?? ''}${p.name}${p.default !== undefined ? `=${p.default}` : ''}`)
-    lines.push(`Parameters: ${params.join(' ')} (pass values in order via "args")`)
-  }
-  if (recipe.variables.length) lines.push(`Acceptable variables: ${recipe.variables.join(', ')} (pass as VAR=value via "args")`)
-  if (recipe.prerequisites.length) lines.push(`Prerequisites: ${recipe.prerequisites.join(', ')}`)
-  if (recipe.aliases.length) lines.push(`Aliases: ${recipe.aliases.join(', ')}`)
-  if (risk) lines.push(`Asks for approval before it runs: it ${risk}.`)
-  lines.push('Additional shell arguments can be appended through the "args" parameter.')
-  return lines.join('\n')
-}
-
-function cut(text: string, label: string): string {
-  if (text.length <= RENDER_STREAM_CHARS) return text
-  const dropped = text.length - RENDER_STREAM_CHARS
-  return `[... ${dropped} earlier characters of ${label} not shown ...]\n${text.slice(-RENDER_STREAM_CHARS)}`
-}
-
-/** The model-facing text: the command, how it ended, then each stream (tail-truncated with a marker). */
-export function renderRun(value: RecipeToolValue): string {
-  const status = value.timedOut
-    ? '[killed: timed out]'
-    : value.killed
-      ? '[killed: cancelled]'
-      : value.exitCode === null
-        ? '[killed by signal]'
-        : `[exit code: ${value.exitCode}]`
-  const head = `$ ${value.command}${value.cwd !== '.' ? `    (in ${value.cwd})` : ''}\n${status} (${(value.durationMs / 1000).toFixed(1)} s)`
-  const parts = [head]
-  if (value.stdout) parts.push(`stdout:\n${cut(value.stdout, 'stdout').replace(/\n$/, '')}`)
-  if (value.stderr) parts.push(`stderr:\n${cut(value.stderr, 'stderr').replace(/\n$/, '')}`)
-  if (!value.stdout && !value.stderr) parts.push('(no output)')
-  return parts.join('\n')
-}
-
-function toValue(recipe: Recipe, result: RunResult): RecipeToolValue {
-  return {
-    task: `${recipe.runner}:${taskToken(recipe)}`,
-    command: result.command,
-    cwd: recipe.cwd,
-    ok: result.ok,
-    exitCode: result.exitCode,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    killed: result.killed,
-    timedOut: result.timedOut,
-    durationMs: result.durationMs,
-  }
-}
-
 const output = {
   schema: OUTPUT_SCHEMA,
   render: (_args: unknown, value: unknown) => [{ type: 'text' as const, text: renderRun(value as RecipeToolValue) }],
 }
 
-/** One tool for one recipe. `risk` (when destructive) is announced in the description. */
-export function recipeTool(name: string, recipe: Recipe, run: RunRecipe, risk?: string): ToolDefinition {
-  return defineTool({
-    name,
-    description: recipeToolDescription(recipe, risk),
-    parameters: { args: { type: 'string', description: ARGS_DESCRIPTION } },
-    output: output as never,
-    async execute(args: { args?: string }, exec: ToolExecution) {
-      const result = await run(recipe, commandWithArgs(recipe, args.args), exec)
-      return toValue(recipe, result) as never
-    },
-  }) as unknown as ToolDefinition
-}
-
-/** The command a per-recipe tool call would run (for approval). */
-export function recipeToolCommand(recipe: Recipe, args: unknown): string {
-  const extra = typeof (args as { args?: unknown })?.args === 'string' ? (args as { args: string }).args : undefined
-  return commandWithArgs(recipe, extra)
-}
-
-/** The single dispatcher tool over a whole book. */
-export function dispatcherTool(name: string, book: RecipeBook, run: RunRecipe, asksApproval?: (recipe: Recipe) => boolean): ToolDefinition {
-  const tasks = dispatchTasks(book)
-  return defineTool({
-    name,
-    description: dispatcherDescription(tasks, asksApproval),
-    parameters: {
-      op: {
-        type: 'string',
-        required: true,
-        description: 'The task, then arguments appended verbatim: "test", "build --release", "web/test --watch", "make:build VERSION=2".',
+/** A planned tool as a harness tool. */
+export function harnessTool(tool: PlannedTool, run: RunRecipe): ToolDefinition {
+  if (tool.kind === 'recipe') {
+    return defineTool({
+      name: tool.name,
+      description: tool.description,
+      parameters: { args: { type: 'string', description: ARGS_DESCRIPTION } },
+      output: output as never,
+      async execute(args: { args?: string }, exec: ToolExecution) {
+        const { recipe, command } = plannedCommand(tool, args)!
+        return toolValue(recipe, await run(recipe, command, exec)) as never
       },
-    },
+    }) as unknown as ToolDefinition
+  }
+  return defineTool({
+    name: tool.name,
+    description: tool.description,
+    parameters: { op: { type: 'string', required: true, description: OP_DESCRIPTION } },
     output: output as never,
     async execute(args: { op: string }, exec: ToolExecution) {
-      const { task, tail } = resolveOp(args.op, tasks)
-      const result = await run(task.recipe, commandWithArgs(task.recipe, tail), exec)
-      return toValue(task.recipe, result) as never
+      const target = plannedCommand(tool, args)
+      // An op that doesn't resolve: resolveOp's error lists the available tasks.
+      if (!target) resolveOp(args.op, dispatchTasks(tool.book))
+      return toolValue(target!.recipe, await run(target!.recipe, target!.command, exec)) as never
     },
   }) as unknown as ToolDefinition
-}
-
-/** The recipe and command a dispatcher call would run, or undefined when the op doesn't resolve. */
-export function dispatcherCommand(book: RecipeBook, args: unknown): { recipe: Recipe; command: string } | undefined {
-  try {
-    const { task, tail } = resolveOp((args as { op?: unknown })?.op, dispatchTasks(book))
-    return { recipe: task.recipe, command: commandWithArgs(task.recipe, tail) }
-  } catch {
-    return undefined
-  }
 }
