@@ -2,8 +2,12 @@
  * What a command does, judged from its text: whether it writes, whether it deletes or overwrites,
  * and whether it breaks one of the Specification's safety rules. Static and deliberately small:
  * the lists below are the whole policy, so a reviewer can read it in one sitting.
+ *
+ * The words come from the same reader as the approval policy's (shell-words.ts); the verdicts differ
+ * where they should, see plugin/risk.ts: here every `rm -r` is destructive (a recipe's target is
+ * whatever the reader passes), there `rm -rf dist` is a routine clean of build output.
  */
-import { parse, type ParseEntry } from 'shell-quote'
+import { readShellLine, shellScript } from '../shell-words.js'
 
 /** Commands that change state whatever their arguments. */
 const WRITE_COMMANDS = new Set([
@@ -30,41 +34,10 @@ const SQL_WRITE = /\b(drop|delete\s+from|truncate|insert\s+into|update\s+\w+\s+s
 const SQL_DESTRUCTIVE = /\b(drop\s+(table|database|schema)|truncate|delete\s+from)\b/i
 const PREFIXES = new Set(['sudo', 'env', 'command', 'time', 'nohup', 'nice', 'exec'])
 
-/** The simple commands of a command line, each as its words, plus the redirection targets found. */
-interface Parsed {
-  commands: string[][]
-  /** Output redirections other than to /dev/null or another descriptor. */
-  writesFiles: string[]
-}
-
-function tokenize(command: string): Parsed {
-  let entries: ParseEntry[]
-  try {
-    entries = parse(command, (name) => `$${name}`)
-  } catch {
-    return { commands: [command.split(/\s+/)], writesFiles: [] }
-  }
-  const commands: string[][] = [[]]
-  const writesFiles: string[] = []
-  for (let i = 0; i < entries.length; i++) {
-    const e = entries[i]!
-    if (typeof e === 'string') commands[commands.length - 1]!.push(e)
-    else if ('op' in e) {
-      if (e.op === '>' || e.op === '>>') {
-        const target = entries[i + 1]
-        if (typeof target === 'string') {
-          i++
-          if (target !== '/dev/null') writesFiles.push(target)
-        }
-        // `2>&1` parses as `2`, `>&`, `1`: a descriptor copy, not a file write.
-      } else if (e.op === '<' || e.op === '>&' || e.op === '<&') {
-        i++
-      } else if (e.op === 'glob') commands[commands.length - 1]!.push((e as { pattern: string }).pattern)
-      else commands.push([])
-    }
-  }
-  // A trailing descriptor number before a redirection (`2>/dev/null`) is not an argument.
-  return { commands: commands.filter((c) => c.length > 0).map(stripPrefixes), writesFiles }
+/** The simple commands of a command line, each as its words without leading prefixes, plus the files written. */
+function tokenize(command: string): { commands: string[][]; writesFiles: string[] } {
+  const line = readShellLine(command)
+  return { commands: line.commands.map(stripPrefixes), writesFiles: line.writesFiles }
 }
 
 function stripPrefixes(words: string[]): string[] {
@@ -94,9 +67,9 @@ function nested(words: string[]): { argv: string[][]; scripts: string[] } {
   } else if (cmd === 'xargs') {
     const i = words.findIndex((w, j) => j > 0 && !w.startsWith('-'))
     if (i > 0) argv.push(words.slice(i))
-  } else if (['sh', 'bash', 'zsh', 'dash'].includes(cmd)) {
-    const i = words.findIndex((w) => /^-[a-z]*c$/.test(w))
-    if (i > 0 && words[i + 1]) scripts.push(words[i + 1]!)
+  } else {
+    const script = shellScript(words)
+    if (script) scripts.push(script)
   }
   return { argv, scripts }
 }

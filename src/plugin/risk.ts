@@ -20,8 +20,14 @@
  * writes to, and asking before every `make clean` would train people to approve blindly. A target
  * outside that list, an absolute or home path, `..`, or a bare `*`/`.` makes an `rm` destructive.
  * Read-only, build and test commands never ask.
+ *
+ * The recipe rules (curated/commands.ts `destroys`) read the same words (shell-words.ts) and disagree
+ * on purpose where the two judge different things: `rm -rf dist` is fine here (a project's own task,
+ * run in its workspace, removing what a build recreates) but destructive in a curated recipe, whose
+ * target is a parameter the reader fills in on their own machine, so any `rm -r` there can lose data.
+ * Conversely a recipe's `npm publish` only "writes": recipes are how-tos a person picked on purpose.
  */
-import { parse, type ParseEntry } from 'shell-quote'
+import { readShellLine, shellScript } from '../shell-words.js'
 
 export interface CommandRisk {
   destructive: boolean
@@ -60,8 +66,6 @@ const PM_BUILTINS = new Set([
   'restart', 'exec', 'x', 'dlx', 'create', 'init', 'audit', 'outdated', 'ls', 'list', 'why', 'info', 'view',
   'pack', 'link', 'unlink', 'config', 'cache', 'store', 'version', 'help', 'run', 'run-script', 'workspace', 'workspaces',
 ])
-
-type Token = string | { op: string } | { op: 'glob'; pattern: string } | { comment: string }
 
 const PUBLISHERS: Array<[RegExp, string]> = [
   [/^(npm|pnpm|yarn|bun)( -\S+)* (publish|unpublish|deprecate)\b/, 'publishes a package'],
@@ -117,36 +121,15 @@ export function classifyCommandRisk(command: string): CommandRisk {
   return { destructive: false }
 }
 
-/** Splits a command line into simple commands (argv lists), following `sh -c '...'`. */
+/** The simple commands (argv lists) of a command line, following `sh -c '...'`. */
 function simpleCommands(command: string, depth = 0): string[][] {
-  let tokens: ParseEntry[]
-  try {
-    // Variables stay as written: `$OUT` is not expanded (an unknown target is treated as such).
-    tokens = parse(command, (name) => `$${name}`)
-  } catch {
-    return [command.split(/\s+/).filter(Boolean)]
-  }
-  const out: string[][] = []
-  let current: string[] = []
-  for (const token of tokens as Token[]) {
-    if (typeof token === 'string') current.push(token)
-    else if ('comment' in token) break
-    else if (token.op === 'glob') current.push((token as { pattern: string }).pattern)
-    else if (['&&', '||', ';', '|', '&', '|&', ';;', '(', ')'].includes(token.op)) {
-      if (current.length) out.push(current)
-      current = []
-    }
-    // redirections (<, >, >>) keep the argv as it is; their target is the next word, harmless to keep
-  }
-  if (current.length) out.push(current)
   const expanded: string[][] = []
-  for (const argv of out) {
+  for (const argv of readShellLine(command).commands) {
     const stripped = stripWrappers(argv)
     if (stripped.length === 0) continue
-    const [cmd, flag, script] = stripped
-    if (depth < 3 && ['sh', 'bash', 'zsh', 'dash'].includes(cmd!) && flag === '-c' && script) {
-      expanded.push(...simpleCommands(script, depth + 1))
-    } else expanded.push(stripped)
+    const script = depth < 3 ? shellScript(stripped) : undefined
+    if (script) expanded.push(...simpleCommands(script, depth + 1))
+    else expanded.push(stripped)
   }
   return expanded
 }
