@@ -10,7 +10,6 @@
  *
  * The library is read on every call, so edits to a configured directory apply at once.
  */
-import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import z from '@deepseek-ai/schemastery'
@@ -18,11 +17,14 @@ import { defineTool, type ToolDefinition, type ToolExecution } from '@deepseek-a
 import type {} from '@deepseek-ai/dsh-shell'
 import { askBeforeRunning } from '../plugin/approval.js'
 import { runInHarnessShell } from '../plugin/shell-run.js'
-import { loadLibrary, recipeFiles, SHIPPED_RECIPES_DIR } from './load.js'
-import { currentPlatform, renderRecipe, supportedPlatforms, type RenderedRecipe } from './render.js'
+import { liveLibrary } from './live-library.js'
+import { SHIPPED_RECIPES_DIR } from './load.js'
+import { currentPlatform, renderRecipe, type RenderedRecipe } from './render.js'
 import { renderRunText, runRendered, type RunCommandLine } from './run.js'
 import { CATEGORIES, RISKS, type Library, type ParamValue, type Platform } from './schema.js'
+import { confirmationReason, paramsOf } from './confirm.js'
 import { searchLibrary } from './search.js'
+import { invalidFileCount, recipeSummary } from './summary.js'
 
 export const name = 'command-scout-curated'
 export const inject = ['tools']
@@ -61,60 +63,23 @@ export interface CuratedToolsOptions {
 
 type Params = Record<string, ParamValue>
 
-const cache = new WeakMap<CuratedToolsOptions, { signature: string; library: Library }>()
+const readers = new WeakMap<CuratedToolsOptions, () => Library>()
 
-/**
- * The library for a call, reloaded only when a file was added, removed or changed (parsing every file
- * costs a few milliseconds each; listing and stat-ing them costs next to nothing).
- */
+/** The library for a call; it follows edits to its files (live-library.ts). */
 function libraryFor(o: CuratedToolsOptions): Library {
-  const base = o.cwd ?? process.cwd()
-  const dirs = [...(o.shipped === false ? [] : [SHIPPED_RECIPES_DIR]), ...o.config.dirs.map((d) => resolve(base, d))]
-  const signature = JSON.stringify(dirs.map((d) => {
-    try {
-      return recipeFiles(d).map((f) => {
-        const st = statSync(f)
-        return [f, st.mtimeMs, st.size]
-      })
-    } catch {
-      return d
-    }
-  }))
-  const hit = cache.get(o)
-  if (hit?.signature === signature) return hit.library
-  const library = loadLibrary(dirs)
-  cache.set(o, { signature, library })
-  return library
-}
-
-function paramsOf(args: { params?: unknown }): Params {
-  const p = args.params
-  if (p === undefined || p === null) return {}
-  if (typeof p !== 'object' || Array.isArray(p)) throw new Error('params must be an object of parameter name to value, e.g. {"port": 3000}')
-  for (const [k, v] of Object.entries(p)) {
-    if (!['string', 'number', 'boolean'].includes(typeof v)) throw new Error(`parameter \`${k}\` must be a string, number or boolean`)
+  let read = readers.get(o)
+  if (!read) {
+    const base = o.cwd ?? process.cwd()
+    read = liveLibrary([...(o.shipped === false ? [] : [SHIPPED_RECIPES_DIR]), ...o.config.dirs.map((d) => resolve(base, d))])
+    readers.set(o, read)
   }
-  return p as Params
+  return read()
 }
 
 const text = (t: string) => [{ type: 'text' as const, text: t }]
 const JSON_OUT = { type: 'json' } as const
 
-/** Why a `curated_recipe_run` call must be confirmed, or undefined. Render failures pass through to execute, which reports them. */
-export function confirmationReason(library: Library, args: unknown, platform: Platform): string | undefined {
-  const a = (args ?? {}) as { id?: unknown; params?: unknown }
-  if (typeof a.id !== 'string') return undefined
-  let rendered: RenderedRecipe
-  try {
-    rendered = renderRecipe(library, a.id, { platform, params: paramsOf(a) })
-  } catch {
-    return undefined
-  }
-  if (!rendered.requires_confirmation) return undefined
-  const title = library.byId.get(a.id)!.title
-  const risk = rendered.risk === 'destructive' ? 'DESTRUCTIVE' : rendered.risk
-  return `Run the curated recipe "${title}" (${rendered.id}, risk: ${risk})? It runs:\n${rendered.commands.map((c) => `  ${c.command}`).join('\n')}${rendered.undo.possible ? '' : `\nIt cannot be undone${rendered.undo.note ? `: ${rendered.undo.note}` : '.'}`}`
-}
+export { confirmationReason } from './confirm.js'
 
 export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
   const platform = o.platform ?? currentPlatform()
@@ -148,13 +113,8 @@ export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
       })
       return {
         total: found.length,
-        invalidFiles: new Set(library.issues.filter((i) => i.severity === 'error').map((i) => i.file)).size,
-        recipes: found.slice(0, o.config.searchLimit).map((r) => ({
-          id: r.id, title: r.title, category: r.category, risk: r.risk, tags: [...r.tags],
-          requires_confirmation: r.requires_confirmation || r.risk === 'destructive',
-          platforms: supportedPlatforms(r),
-          parameters: r.parameters.map((p) => ({ name: p.name, type: p.type, required: p.default === undefined, description: p.description, ...(p.values ? { values: [...p.values] } : {}) })),
-        })),
+        invalidFiles: invalidFileCount(library),
+        recipes: found.slice(0, o.config.searchLimit).map(recipeSummary),
       } as never
     },
   })

@@ -27,7 +27,8 @@ export type RenderErrorCode =
 
 export class RecipeRenderError extends Error {
   override name = 'RecipeRenderError'
-  constructor(message: string, readonly code: RenderErrorCode) {
+  /** `param` names the parameter at fault, for the errors about one. */
+  constructor(message: string, readonly code: RenderErrorCode, readonly param?: string) {
     super(message)
   }
 }
@@ -92,14 +93,14 @@ export function resolveParams(recipe: CuratedRecipe, given: Record<string, Param
   for (const name of Object.keys(given)) {
     if (!declared.has(name)) {
       const names = [...declared.keys()]
-      throw new RecipeRenderError(`recipe \`${recipe.id}\` has no parameter \`${name}\`; ${names.length ? `its parameters are ${names.join(', ')}` : 'it takes no parameters'}`, 'RECIPE_UNKNOWN_PARAM')
+      throw new RecipeRenderError(`recipe \`${recipe.id}\` has no parameter \`${name}\`; ${names.length ? `its parameters are ${names.join(', ')}` : 'it takes no parameters'}`, 'RECIPE_UNKNOWN_PARAM', name)
     }
   }
   const out: Record<string, string> = {}
   for (const p of recipe.parameters) {
     const raw = Object.hasOwn(given, p.name) ? given[p.name] : p.default
     if (raw === undefined) {
-      throw new RecipeRenderError(`recipe \`${recipe.id}\` needs parameter \`${p.name}\` (${p.type}${p.values ? `: ${p.values.join(', ')}` : ''}): ${p.description}`, 'RECIPE_MISSING_PARAM')
+      throw new RecipeRenderError(`recipe \`${recipe.id}\` needs parameter \`${p.name}\` (${p.type}${p.values ? `: ${p.values.join(', ')}` : ''}): ${p.description}`, 'RECIPE_MISSING_PARAM', p.name)
     }
     out[p.name] = quoteFor(platform, String(checkValue(recipe, p, raw)))
   }
@@ -113,7 +114,7 @@ export function resolveParams(recipe: CuratedRecipe, given: Record<string, Param
  * newline are refused.
  */
 function checkValue(recipe: CuratedRecipe, p: Parameter, raw: ParamValue): ParamValue {
-  const bad = (why: string) => new RecipeRenderError(`parameter \`${p.name}\` of recipe \`${recipe.id}\` ${why}`, 'RECIPE_INVALID_PARAM')
+  const bad = (why: string) => new RecipeRenderError(`parameter \`${p.name}\` of recipe \`${recipe.id}\` ${why}`, 'RECIPE_INVALID_PARAM', p.name)
   let value: ParamValue | undefined = raw
   if (p.type === 'number' && typeof raw === 'string') value = /^-?\d+(?:\.\d+)?$/.test(raw.trim()) ? Number(raw) : undefined
   if (p.type === 'boolean' && typeof raw === 'string') value = raw === 'true' ? true : raw === 'false' ? false : undefined
