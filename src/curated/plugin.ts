@@ -21,10 +21,9 @@ import { liveLibrary } from './live-library.js'
 import { SHIPPED_RECIPES_DIR } from './load.js'
 import { currentPlatform, renderRecipe, type RenderedRecipe } from './render.js'
 import { renderRunText, runRendered, type RunCommandLine } from './run.js'
-import { CATEGORIES, RISKS, type Library, type ParamValue, type Platform } from './schema.js'
+import { CATEGORIES, RISKS, type Library, type Platform } from './schema.js'
 import { confirmationReason, paramsOf } from './confirm.js'
-import { searchLibrary } from './search.js'
-import { invalidFileCount, recipeSummary } from './summary.js'
+import { CURATED_DESCRIPTIONS, searchAnswer, searchText, type SearchAnswer } from './summary.js'
 
 export const name = 'command-scout-curated'
 export const inject = ['tools']
@@ -61,7 +60,6 @@ export interface CuratedToolsOptions {
   shipped?: boolean
 }
 
-type Params = Record<string, ParamValue>
 
 const readers = new WeakMap<CuratedToolsOptions, () => Library>()
 
@@ -85,46 +83,26 @@ export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
   const platform = o.platform ?? currentPlatform()
   const search = defineTool({
     name: TOOL_NAMES.search,
-    description: `Search the curated how-to recipes (vetted, step-by-step shell procedures with risk levels, verification and undo) for tasks in ${CATEGORIES.join(', ')}. Recipes matching every word come back (else those matching the most), best first. Then render or run one by its id.`,
+    description: CURATED_DESCRIPTIONS.search,
     parameters: {
-      query: { type: 'string', description: 'Words to look for, e.g. "undo commit" or "port in use".' },
-      category: { type: 'string', enum: [...CATEGORIES], description: 'Only this category.' },
-      tags: { type: 'array', items: { type: 'string' }, description: 'Only recipes with every one of these tags.' },
-      risk: { type: 'array', items: { type: 'string', enum: [...RISKS] }, description: 'Only these risk levels.' },
+      query: { type: 'string', description: CURATED_DESCRIPTIONS.query },
+      category: { type: 'string', enum: [...CATEGORIES], description: CURATED_DESCRIPTIONS.category },
+      tags: { type: 'array', items: { type: 'string' }, description: CURATED_DESCRIPTIONS.tags },
+      risk: { type: 'array', items: { type: 'string', enum: [...RISKS] }, description: CURATED_DESCRIPTIONS.risk },
     },
-    output: {
-      schema: JSON_OUT,
-      render: (_args, value) => {
-        const v = value as { recipes: { id: string; risk: string; title: string; parameters: { name: string; type: string; required: boolean }[] }[]; total: number; invalidFiles: number }
-        const note = v.invalidFiles ? `\n(${v.invalidFiles} recipe file${v.invalidFiles === 1 ? '' : 's'} failed validation and ${v.invalidFiles === 1 ? 'is' : 'are'} left out; \`command-scout recipes validate\` names the problems)` : ''
-        if (!v.recipes.length) return text(`No curated recipe matches; try fewer or other words.${note}`)
-        const lines = v.recipes.map((r) => `${r.id} [${r.risk}] ${r.title}${r.parameters.length ? ` (params: ${r.parameters.map((p) => `${p.name}${p.required ? '' : '?'}: ${p.type}`).join(', ')})` : ''}`)
-        return text(`${lines.join('\n')}${v.total > v.recipes.length ? `\n(${v.total - v.recipes.length} more; narrow the search)` : ''}${note}`)
-      },
-    },
+    output: { schema: JSON_OUT, render: (_args, value) => text(searchText(value as unknown as SearchAnswer)) },
     isConcurrencySafe: () => true,
     async execute(args) {
-      const library = libraryFor(o)
-      const found = searchLibrary(library, {
-        ...(args.query ? { text: args.query } : {}),
-        ...(args.category ? { category: args.category } : {}),
-        ...(args.tags ? { tags: args.tags } : {}),
-        ...(args.risk ? { risk: args.risk } : {}),
-      })
-      return {
-        total: found.length,
-        invalidFiles: invalidFileCount(library),
-        recipes: found.slice(0, o.config.searchLimit).map(recipeSummary),
-      } as never
+      return searchAnswer(libraryFor(o), args, o.config.searchLimit) as never
     },
   })
 
   const render = defineTool({
     name: TOOL_NAMES.render,
-    description: `Render a curated recipe for this machine (${platform}): its commands with parameters filled in and shell-quoted, the verification checks and the undo commands. Nothing runs.`,
+    description: CURATED_DESCRIPTIONS.render(platform),
     parameters: {
-      id: { type: 'string', required: true, description: 'Recipe id from the search, e.g. git.undo_last_commit.' },
-      params: { type: 'object', additionalProperties: true, description: 'Parameter values by name; defaults fill the rest.' },
+      id: { type: 'string', required: true, description: CURATED_DESCRIPTIONS.id },
+      params: { type: 'object', additionalProperties: true, description: CURATED_DESCRIPTIONS.params },
     },
     output: { schema: JSON_OUT, render: (_args, value) => text(JSON.stringify(value, null, 2)) },
     isConcurrencySafe: () => true,
@@ -135,11 +113,11 @@ export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
 
   const run = defineTool({
     name: TOOL_NAMES.run,
-    description: `Run a curated recipe on this machine (${platform}): each step in order (stopping at the first failure), then its verification. Recipes that require confirmation ask the user first. Render it first when unsure.`,
+    description: CURATED_DESCRIPTIONS.run(platform),
     parameters: {
-      id: { type: 'string', required: true, description: 'Recipe id, e.g. network.find_process_on_port.' },
-      params: { type: 'object', additionalProperties: true, description: 'Parameter values by name; defaults fill the rest.' },
-      cwd: { type: 'string', description: 'Working directory, relative to the workspace (default: the workspace).' },
+      id: { type: 'string', required: true, description: CURATED_DESCRIPTIONS.runId },
+      params: { type: 'object', additionalProperties: true, description: CURATED_DESCRIPTIONS.params },
+      cwd: { type: 'string', description: CURATED_DESCRIPTIONS.cwd },
     },
     output: { schema: JSON_OUT, render: (_args, value) => text(renderRunText(value as never)) },
     async execute(args, exec) {
