@@ -51,7 +51,9 @@ Usage:
   command-scout scan [--root DIR] [--format table|json|markdown]
   command-scout docs [--root DIR] [--output FILE]
   command-scout run NAME [--root DIR] [--timeout MS] [-- ARGS...]
-  command-scout recipes list|show|render|validate ...   (curated how-tos; see: command-scout recipes --help)
+  command-scout recipes list|show|render|validate|skills ...   (curated how-tos; see: command-scout recipes --help)
+  command-scout mcp [--root DIR]      an MCP server (stdio) for any agent (see: command-scout mcp --help)
+  command-scout serve [--root DIR]    the recipe HTTP API and pages (see: command-scout serve --help)
 
 Commands:
   scan      List every command found (Makefile, package.json scripts, justfile,
@@ -246,8 +248,12 @@ export async function main(argv: string[], partial: Partial<CliIo> = {}): Promis
         return await runSubcommand(rest, io)
       case 'recipes':
         return await recipesSubcommand(rest, io)
+      case 'mcp':
+        return await (await import('./mcp/cli.js')).mcpCommand(rest, io)
+      case 'serve':
+        return await (await import('./serve/cli.js')).serveCommand(rest, io)
       default:
-        throw new UsageError(`unknown command "${command}"; expected scan, docs, run or recipes`)
+        throw new UsageError(`unknown command "${command}"; expected scan, docs, run, recipes, mcp or serve`)
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {

@@ -1,0 +1,321 @@
+/**
+ * The MCP server (official SDK, low-level `Server`: the tool list is built at run time from the
+ * book, so tools carry JSON Schemas rather than zod ones).
+ *
+ * - The repository's commands, exposed as in dsh (exposure.ts): one tool per command up to the
+ *   threshold, else one dispatcher tool with the `op` grammar; the same descriptions; runs through
+ *   runCommand (cwd, timeout, whole tree killed, streams capped). A destructive command asks for a
+ *   person: its tool requires `confirm`, and a call without `confirm: true` is refused with the reason.
+ *   Runs report progress when the client asks for it and stop (tree killed) when it cancels.
+ *   The list follows the manifests (LiveBook): a change sends `notifications/tools/list_changed`.
+ * - The curated recipes: search, render, and (only with `allowRecipeRun`) run, confirmation as above;
+ *   each recipe is also a resource (`command-scout://recipes/<id>`, its definition as JSON).
+ */
+import { resolve } from 'node:path'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import {
+  CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
+  type CallToolResult, type ServerNotification, type ServerRequest, type Tool,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import { BUILTIN_COLLECTORS } from '../../collectors/index.js'
+import type { Config } from '../config.js'
+import { runCommand, type RunResult } from '../execute.js'
+import { ARGS_DESCRIPTION, confirmationReason, OP_DESCRIPTION, plannedCommand, planTools, renderRun, toolValue, type PlannedTool } from '../exposure.js'
+import { bookCollector, LiveBook } from '../plugin/live-book.js'
+import { DispatchError, dispatchTasks, resolveOp } from '../plugin/dispatcher.js'
+import { confirmationReason as recipeConfirmation, paramsOf } from '../curated/confirm.js'
+import { liveLibrary } from '../curated/live-library.js'
+import { SHIPPED_RECIPES_DIR } from '../curated/load.js'
+import { currentPlatform, RecipeRenderError, renderRecipe } from '../curated/render.js'
+import { renderRunText, runRendered } from '../curated/run.js'
+import { CATEGORIES, PLATFORMS, RISKS, type Platform } from '../curated/schema.js'
+import { CURATED_DESCRIPTIONS, searchAnswer, searchText } from '../curated/summary.js'
+
+export const SERVER_NAME = 'command-scout'
+export const CURATED_TOOL_NAMES = { search: 'curated_recipe_search', render: 'curated_recipe_render', run: 'curated_recipe_run' } as const
+export const RECIPE_URI_PREFIX = 'command-scout://recipes/'
+/** Most recipes a search returns. */
+const SEARCH_LIMIT = 20
+/** How often a long run reports progress when it prints nothing. */
+const PROGRESS_INTERVAL_MS = 1_000
+
+export interface McpServerOptions {
+  /** Absolute directory whose commands are served. */
+  root: string
+  config: Config
+  version: string
+  /** Curated libraries besides the shipped one (absolute paths). */
+  recipeDirs?: string[]
+  /** Offer curated_recipe_run (off by default: a client that can render can show the commands to a person). */
+  allowRecipeRun?: boolean
+  /** Follow manifest changes (default true). */
+  watch?: boolean
+  platform?: Platform
+  /** Where diagnostics go (stderr: stdout is the protocol). */
+  log?: (line: string) => void
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>
+
+const CONFIRM_SCHEMA = (why: string) => ({ type: 'boolean', description: why })
+
+/** A planned command tool as an MCP tool. */
+function commandTool(tool: PlannedTool): Tool {
+  if (tool.kind === 'recipe') {
+    return {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          args: { type: 'string', description: ARGS_DESCRIPTION },
+          ...(tool.risk ? { confirm: CONFIRM_SCHEMA(`Required: this command ${tool.risk}, so it runs only with true. Ask the user first and pass true once they agreed.`) } : {}),
+        },
+        ...(tool.risk ? { required: ['confirm'] } : {}),
+      },
+      annotations: { destructiveHint: tool.risk !== undefined, openWorldHint: false },
+    }
+  }
+  return {
+    name: tool.name,
+    description: `${tool.description}\nA task marked [asks for approval] runs only with "confirm": true: ask the user first.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        op: { type: 'string', description: OP_DESCRIPTION },
+        confirm: CONFIRM_SCHEMA('Pass true, once the user agreed, to run a task that asks for approval (it deletes, publishes or deploys); such a task is refused without it.'),
+      },
+      required: ['op'],
+    },
+    annotations: { destructiveHint: true, openWorldHint: false },
+  }
+}
+
+function curatedTools(platform: Platform, allowRun: boolean): Tool[] {
+  const params = { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] }, description: CURATED_DESCRIPTIONS.params }
+  const tools: Tool[] = [
+    {
+      name: CURATED_TOOL_NAMES.search,
+      description: CURATED_DESCRIPTIONS.search,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: CURATED_DESCRIPTIONS.query },
+          category: { type: 'string', enum: [...CATEGORIES], description: CURATED_DESCRIPTIONS.category },
+          tags: { type: 'array', items: { type: 'string' }, description: CURATED_DESCRIPTIONS.tags },
+          risk: { type: 'array', items: { type: 'string', enum: [...RISKS] }, description: CURATED_DESCRIPTIONS.risk },
+        },
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: CURATED_TOOL_NAMES.render,
+      description: `${CURATED_DESCRIPTIONS.render(platform)} Pass "platform" for another one (${PLATFORMS.join(', ')}).`,
+      inputSchema: {
+        type: 'object',
+        properties: { id: { type: 'string', description: CURATED_DESCRIPTIONS.id }, params, platform: { type: 'string', enum: [...PLATFORMS], description: `Platform to render for (default ${platform}).` } },
+        required: ['id'],
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+  ]
+  if (allowRun) {
+    tools.push({
+      name: CURATED_TOOL_NAMES.run,
+      description: `${CURATED_DESCRIPTIONS.run(platform)} A recipe that requires confirmation runs only with "confirm": true: ask the user first.`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', description: CURATED_DESCRIPTIONS.runId },
+          params,
+          cwd: { type: 'string', description: CURATED_DESCRIPTIONS.cwd },
+          confirm: CONFIRM_SCHEMA('Pass true, once the user agreed, to run a recipe that requires confirmation (every destructive one); it is refused without it.'),
+        },
+        required: ['id'],
+      },
+      annotations: { destructiveHint: true, openWorldHint: false },
+    })
+  }
+  return tools
+}
+
+const textResult = (text: string, isError = false, structured?: Record<string, unknown>): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  ...(structured ? { structuredContent: structured } : {}),
+  ...(isError ? { isError: true } : {}),
+})
+
+/** Progress for one run: at start, on output (at most every 250 ms) and every second while quiet. */
+function progressReporter(extra: Extra): { onOutput: (chunk: Buffer) => void; stop: () => void } {
+  const token = extra._meta?.progressToken
+  if (token === undefined) return { onOutput: () => {}, stop: () => {} }
+  const started = Date.now()
+  let count = 0
+  let lastLine = ''
+  let lastSent = 0
+  const send = () => {
+    lastSent = Date.now()
+    const seconds = Math.round((lastSent - started) / 1000)
+    void extra.sendNotification({
+      method: 'notifications/progress',
+      params: { progressToken: token, progress: ++count, message: `running for ${seconds} s${lastLine ? `: ${lastLine}` : ''}` },
+    }).catch(() => {})
+  }
+  send()
+  const timer = setInterval(send, PROGRESS_INTERVAL_MS)
+  timer.unref()
+  return {
+    onOutput: (chunk) => {
+      const lines = chunk.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean)
+      if (lines.length) lastLine = lines.at(-1)!.slice(0, 200)
+      if (Date.now() - lastSent >= 250) send()
+    },
+    stop: () => clearInterval(timer),
+  }
+}
+
+export interface CommandScoutMcp {
+  server: Server
+  live: LiveBook
+  /** The command tools right now (tests). */
+  toolNames(): string[]
+  connect(transport: Transport): Promise<void>
+  /** Stops running commands (their trees are killed), the watcher and the server. */
+  close(): Promise<void>
+}
+
+export async function createMcpServer(options: McpServerOptions): Promise<CommandScoutMcp> {
+  const { config, root } = options
+  const platform = options.platform ?? currentPlatform()
+  const log = options.log ?? (() => {})
+  const library = liveLibrary([SHIPPED_RECIPES_DIR, ...(options.recipeDirs ?? [])])
+  const running = new Set<AbortController>()
+  const inflight = new Set<Promise<unknown>>()
+  let plan: PlannedTool[] = []
+  let listed = ''
+  let connected = false
+
+  const server = new Server(
+    { name: SERVER_NAME, version: options.version },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {} },
+      instructions: 'Tools of this server run the commands the repository declares (Makefile, package.json scripts, justfile, deno tasks, Cargo, Taskfile) in their own directories, and find, render or run vetted how-to recipes. A tool that deletes, publishes or deploys asks for "confirm": true: ask the user before passing it.',
+    },
+  )
+
+  const replan = () => {
+    plan = planTools(live.book(), config, Object.values(CURATED_TOOL_NAMES))
+    const signature = JSON.stringify(plan.map((t) => [t.name, t.signature]))
+    if (signature === listed) return
+    listed = signature
+    if (connected) void server.sendToolListChanged().catch((error) => log(`tools/list_changed not sent: ${(error as Error).message}`))
+  }
+  const live = new LiveBook(root, { watch: options.watch ?? true, onChange: replan })
+  for (const collector of BUILTIN_COLLECTORS) {
+    const section = config.collectors[collector.configKey] ?? { enabled: true }
+    if (section.enabled) live.addCollector(bookCollector(collector, section as never))
+  }
+  await live.settled()
+  replan()
+  for (const d of live.diagnostics()) log(`${d.file}${d.line ? `:${d.line}` : ''} (${d.source}): ${d.message}`)
+
+  async function run(command: string, cwd: string, extra: Extra): Promise<RunResult> {
+    const controller = new AbortController()
+    const onAbort = () => controller.abort()
+    extra.signal.addEventListener('abort', onAbort, { once: true })
+    running.add(controller)
+    const progress = progressReporter(extra)
+    const pending = runCommand(command, { cwd, timeoutMs: config.execution.timeoutMs, signal: controller.signal, onStdout: progress.onOutput, onStderr: progress.onOutput })
+    inflight.add(pending)
+    try {
+      return await pending
+    } finally {
+      inflight.delete(pending)
+      progress.stop()
+      running.delete(controller)
+      extra.signal.removeEventListener('abort', onAbort)
+    }
+  }
+
+  async function callCommandTool(tool: PlannedTool, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
+    const target = plannedCommand(tool, args)
+    if (!target) {
+      try {
+        resolveOp(args.op, dispatchTasks((tool as Extract<PlannedTool, { kind: 'dispatcher' }>).book))
+      } catch (error) {
+        return textResult(`Not run: ${(error as DispatchError).message}`, true)
+      }
+    }
+    const { recipe, command } = target!
+    const reason = confirmationReason(recipe, command)
+    if (reason && args.confirm !== true) {
+      return textResult(`Not run: ${reason}. A command that deletes, publishes or deploys runs only with a person's consent: ask the user, and call again with "confirm": true once they agreed.`, true)
+    }
+    const value = toolValue(recipe, await run(command, resolve(live.root, recipe.cwd), extra))
+    return textResult(renderRun(value), !value.ok, value as never)
+  }
+
+  async function callCurated(name: string, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
+    const lib = library()
+    try {
+      if (name === CURATED_TOOL_NAMES.search) {
+        const answer = searchAnswer(lib, args as never, SEARCH_LIMIT)
+        return textResult(searchText(answer), false, answer as never)
+      }
+      const id = String(args.id ?? '')
+      const target = (args.platform as Platform | undefined) ?? platform
+      const rendered = renderRecipe(lib, id, { platform: target, params: paramsOf(args) })
+      if (name === CURATED_TOOL_NAMES.render) return textResult(JSON.stringify(rendered, null, 2), false, rendered as never)
+      const ask = recipeConfirmation(lib, args, platform)
+      if (ask && args.confirm !== true) return textResult(`Not run: this recipe requires a person's confirmation, and "confirm": true was not passed. Ask the user:\n${ask}`, true)
+      const cwd = resolve(live.root, typeof args.cwd === 'string' ? args.cwd : '.')
+      const value = await runRendered(rendered, { title: lib.byId.get(id)!.title, platform }, (command) => run(command, cwd, extra))
+      return textResult(renderRunText(value), !value.ok, value as never)
+    } catch (error) {
+      if (error instanceof RecipeRenderError || error instanceof Error) return textResult(error.message, true)
+      throw error
+    }
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...curatedTools(platform, options.allowRecipeRun === true), ...plan.map(commandTool)],
+  }))
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>
+    if (Object.values(CURATED_TOOL_NAMES).includes(name as never) && (name !== CURATED_TOOL_NAMES.run || options.allowRecipeRun)) return callCurated(name, args, extra)
+    const tool = plan.find((t) => t.name === name)
+    if (!tool) {
+      const hint = name === CURATED_TOOL_NAMES.run ? ' (recipe runs are off: start the server with --allow-recipe-run)' : '; the tool list may have changed, list the tools again'
+      return textResult(`No tool \`${name}\`${hint}`, true)
+    }
+    return callCommandTool(tool, args, extra)
+  })
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: library().recipes.map((r) => ({ uri: `${RECIPE_URI_PREFIX}${r.id}`, name: r.id, title: r.title, description: r.description.trim(), mimeType: 'application/json' })),
+  }))
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri
+    const recipe = uri.startsWith(RECIPE_URI_PREFIX) ? library().byId.get(uri.slice(RECIPE_URI_PREFIX.length)) : undefined
+    if (!recipe) throw new Error(`no resource ${uri}; recipes are ${RECIPE_URI_PREFIX}<id> (list them with resources/list)`)
+    return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(recipe, null, 2) }] }
+  })
+
+  return {
+    server,
+    live,
+    toolNames: () => plan.map((t) => t.name),
+    async connect(transport) {
+      await server.connect(transport)
+      connected = true
+    },
+    async close() {
+      for (const c of running) c.abort()
+      await Promise.allSettled([...inflight])
+      await live.close()
+      await server.close()
+    },
+  }
+}
