@@ -1,0 +1,115 @@
+/**
+ * The HTTP side of `command-scout serve`, on node:http: a handful of fixed routes with JSON in and
+ * out need no router or middleware, a framework would add dependencies and per-request work, and the
+ * benchmark's baseline (a bare node:http handler) then measures exactly what this code adds.
+ *
+ * Routes: the API (api.ts, openapi.ts), the pages (pages.ts) and their two assets. Every page is
+ * served with a Content-Security-Policy that allows this origin only, so nothing loads from elsewhere.
+ */
+import { readFileSync } from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { fileURLToPath } from 'node:url'
+import type { Library } from '../curated/schema.js'
+import type { ScanReport } from '../render.js'
+import { error, getRecipe, renderRecipeAnswer, searchRecipes, type ApiAnswer } from './api.js'
+import { openApiDocument } from './openapi.js'
+import { commandsPage, indexPage, notFoundPage, recipePage } from './pages.js'
+
+/** Largest render body accepted (a recipe's parameters are a few short values). */
+export const MAX_BODY_BYTES = 16 * 1024
+
+export interface AppOptions {
+  library: () => Library
+  version: string
+  /** The repository's commands, when the server was started with --root. */
+  commands?: () => ScanReport
+}
+
+const WEB_DIR = new URL('../../../web/', import.meta.url)
+const ASSETS: Record<string, { type: string; body: Buffer }> = Object.fromEntries(
+  [['app.js', 'text/javascript; charset=utf-8'], ['style.css', 'text/css; charset=utf-8']].map(([name, type]) => [`/assets/${name}`, { type: type!, body: readFileSync(fileURLToPath(new URL(name!, WEB_DIR))) }]),
+)
+
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff', ...headers })
+  res.end(body)
+}
+
+function sendJson(res: ServerResponse, a: ApiAnswer): void {
+  send(res, a.status, 'application/json; charset=utf-8', JSON.stringify(a.body), { 'cache-control': 'no-store', ...a.headers })
+}
+
+function sendPage(res: ServerResponse, status: number, html: string): void {
+  send(res, status, 'text/html; charset=utf-8', html, { 'content-security-policy': CSP, 'cache-control': 'no-store' })
+}
+
+const notAllowed = (allow: string) => error(405, 'METHOD_NOT_ALLOWED', `use ${allow} on this path`, undefined, { allow })
+
+/** Reads a JSON body: 415 for another type, 413 past MAX_BODY_BYTES (the rest is not read), 400 for bad JSON. */
+async function readJson(req: IncomingMessage): Promise<{ value: unknown } | ApiAnswer> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type !== 'application/json') return error(415, 'UNSUPPORTED_MEDIA_TYPE', `send the body as application/json (got ${type ? JSON.stringify(type) : 'no content type'})`)
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > MAX_BODY_BYTES) return error(413, 'BODY_TOO_LARGE', `the body may be at most ${MAX_BODY_BYTES} bytes (got ${declared})`)
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_BODY_BYTES) return error(413, 'BODY_TOO_LARGE', `the body may be at most ${MAX_BODY_BYTES} bytes`)
+    chunks.push(chunk)
+  }
+  try {
+    return { value: JSON.parse(Buffer.concat(chunks).toString('utf8')) }
+  } catch (e) {
+    return error(400, 'INVALID_JSON', `the body is not valid JSON: ${(e as Error).message}`)
+  }
+}
+
+export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const openapi = JSON.stringify(openApiDocument(options.version))
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const path = url.pathname
+    const method = req.method ?? 'GET'
+    const readOnly = method === 'GET' || method === 'HEAD'
+    if (path.startsWith('/api/')) {
+      if (path === '/api/v1/openapi.json') return readOnly ? send(res, 200, 'application/json; charset=utf-8', openapi) : sendJson(res, notAllowed('GET'))
+      if (path === '/api/v1/recipes') return sendJson(res, readOnly ? searchRecipes(options.library(), url.searchParams) : notAllowed('GET'))
+      if (path === '/api/v1/commands') {
+        if (!readOnly) return sendJson(res, notAllowed('GET'))
+        if (!options.commands) return sendJson(res, error(404, 'NO_REPOSITORY', 'this server serves no repository; start it with `command-scout serve --root DIR`'))
+        return sendJson(res, { status: 200, body: options.commands() })
+      }
+      const render = /^\/api\/v1\/recipes\/([^/]+)\/render$/.exec(path)
+      if (render) {
+        if (method !== 'POST') return sendJson(res, notAllowed('POST'))
+        const body = await readJson(req)
+        if ('status' in body) {
+          res.setHeader('connection', 'close') // an unread body must not be parsed as the next request
+          return sendJson(res, body)
+        }
+        return sendJson(res, renderRecipeAnswer(options.library(), decodeURIComponent(render[1]!), body.value))
+      }
+      const one = /^\/api\/v1\/recipes\/([^/]+)$/.exec(path)
+      if (one) return sendJson(res, readOnly ? getRecipe(options.library(), decodeURIComponent(one[1]!)) : notAllowed('GET'))
+      return sendJson(res, error(404, 'NOT_FOUND', `no API path ${path}; the document is /api/v1/openapi.json`))
+    }
+    if (!readOnly) return send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed\n', { allow: 'GET' })
+    const asset = ASSETS[path]
+    if (asset) return send(res, 200, asset.type, asset.body, { 'cache-control': 'public, max-age=300' })
+    if (path === '/') return sendPage(res, 200, indexPage(options.library(), url.searchParams, options.commands !== undefined))
+    if (path === '/commands' && options.commands) return sendPage(res, 200, commandsPage(options.commands()))
+    const page = /^\/recipes\/([^/]+)$/.exec(path)
+    const recipe = page ? options.library().byId.get(decodeURIComponent(page[1]!)) : undefined
+    if (recipe) return sendPage(res, 200, recipePage(options.library(), recipe, url.searchParams.get('platform'), options.commands !== undefined))
+    return sendPage(res, 404, notFoundPage(path))
+  }
+  return (req, res) => {
+    route(req, res).catch((e: unknown) => {
+      if (res.headersSent) return res.destroy()
+      sendJson(res, error(500, 'INTERNAL', `the server failed on this request: ${(e as Error)?.message ?? e}`))
+    })
+  }
+}

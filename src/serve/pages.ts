@@ -1,0 +1,159 @@
+/**
+ * The server-rendered pages: the recipe index (search and filters as a plain GET form, so it works
+ * by keyboard and without script), one page per recipe, and the repository's commands. web/app.js
+ * adds the live parts: rendering as parameters change, the platform switch, copy buttons. Every
+ * value is HTML-escaped; nothing is loaded from another origin.
+ */
+import { currentPlatform, RecipeRenderError, renderRecipe, stepsFor, supportedPlatforms, type RenderedRecipe } from '../curated/render.js'
+import { CATEGORIES, PLATFORMS, RISKS, type CuratedRecipe, type Library, type Parameter, type Platform } from '../curated/schema.js'
+import { searchAnswer } from '../curated/summary.js'
+import type { ScanReport } from '../render.js'
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+export const esc = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!)
+
+const RISK_LABEL: Record<string, string> = { read_only: 'Read-only', low: 'Low risk', medium: 'Medium risk', destructive: 'Destructive' }
+const PLATFORM_LABEL: Record<Platform, string> = { macos: 'macOS', linux: 'Linux', windows: 'Windows' }
+
+const badge = (risk: string) => `<span class="badge risk-${esc(risk)}">${esc(RISK_LABEL[risk] ?? risk)}</span>`
+
+function shell(title: string, body: string, hasCommands: boolean): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)} · command-scout</title>
+<link rel="stylesheet" href="/assets/style.css">
+<script src="/assets/app.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top"><nav aria-label="Site"><a href="/" class="home">command-scout recipes</a>${hasCommands ? ' <a href="/commands">Repository commands</a>' : ''}</nav></header>
+<main id="main">
+${body}
+</main>
+</body>
+</html>
+`
+}
+
+function option(value: string, label: string, selected: string | null): string {
+  return `<option value="${esc(value)}"${selected === value ? ' selected' : ''}>${esc(label)}</option>`
+}
+
+export function indexPage(library: Library, query: URLSearchParams, hasCommands = false): string {
+  const q = query.get('q') ?? ''
+  const category = (CATEGORIES as readonly string[]).includes(query.get('category') ?? '') ? query.get('category')! : ''
+  const risk = (RISKS as readonly string[]).includes(query.get('risk') ?? '') ? query.get('risk')! : ''
+  const answer = searchAnswer(library, { ...(q ? { query: q } : {}), ...(category ? { category } : {}), ...(risk ? { risk: [risk] } : {}) }, library.recipes.length || 1)
+  const items = answer.recipes.map((r) => `<li class="result">
+<a href="/recipes/${esc(r.id)}">${esc(r.title)}</a> ${badge(r.risk)}
+<span class="meta"><code>${esc(r.id)}</code> · ${esc(r.category)}${r.requires_confirmation ? ' · asks for confirmation' : ''}</span>
+<p>${esc(library.byId.get(r.id)!.description.trim().split('\n')[0])}</p>
+</li>`).join('\n')
+  const body = `<h1>Recipes</h1>
+<form class="search" method="get" action="/" role="search">
+<label for="q">Search</label>
+<input id="q" name="q" type="search" value="${esc(q)}" placeholder="e.g. undo commit, port in use" autocomplete="off">
+<label for="category">Category</label>
+<select id="category" name="category">${option('', 'All categories', category)}${CATEGORIES.map((c) => option(c, c, category)).join('')}</select>
+<label for="risk">Risk</label>
+<select id="risk" name="risk">${option('', 'Any risk', risk)}${RISKS.map((r) => option(r, RISK_LABEL[r]!, risk)).join('')}</select>
+<button type="submit">Search</button>
+</form>
+<p id="count" role="status">${answer.total} recipe${answer.total === 1 ? '' : 's'}${q || category || risk ? ' found' : ''}</p>
+<ul id="results" class="results">
+${items || '<li class="empty">No recipe matches; try fewer or other words.</li>'}
+</ul>`
+  return shell('Recipes', body, hasCommands)
+}
+
+function paramInput(p: Parameter): string {
+  const id = `param-${p.name}`
+  const common = `id="${esc(id)}" name="${esc(p.name)}" data-type="${esc(p.type)}" aria-describedby="${esc(id)}-help ${esc(id)}-error"`
+  let input: string
+  if (p.type === 'enum') input = `<select ${common}>${(p.values ?? []).map((v) => `<option${String(p.default) === v ? ' selected' : ''}>${esc(v)}</option>`).join('')}</select>`
+  else if (p.type === 'boolean') input = `<input type="checkbox" ${common}${p.default === true ? ' checked' : ''}>`
+  else input = `<input type="${p.type === 'number' ? 'number' : 'text'}" ${common} value="${p.default === undefined ? '' : esc(p.default)}"${p.default === undefined ? ' required' : ''} spellcheck="false" autocomplete="off">`
+  const help = `${esc(p.description)}${p.pattern_description ? ` (${esc(p.pattern_description)})` : ''}${p.default === undefined ? ' Required.' : ''}`
+  return `<div class="field"><label for="${esc(id)}">${esc(p.name)}</label>${input}<small id="${esc(id)}-help">${help}</small><p class="field-error" id="${esc(id)}-error" hidden></p></div>`
+}
+
+function commandBlock(command: string): string {
+  return `<div class="cmd"><pre><code>${esc(command)}</code></pre><button type="button" class="copy" aria-label="Copy command">Copy</button></div>`
+}
+
+/** The step, verification and undo lists; app.js rebuilds them with the same markup after each render. */
+function renderedLists(rendered: RenderedRecipe): { steps: string; verification: string; undo: string } {
+  return {
+    steps: rendered.commands.map((c) => `<li><p class="purpose">${esc(c.purpose)}${c.risk !== rendered.risk ? ` ${badge(c.risk)}` : ''}</p>${commandBlock(c.command)}</li>`).join(''),
+    verification: rendered.verification.map((v) => `<li>${commandBlock(v.command)}<p class="expect">Expect: ${esc(v.expect)}</p></li>`).join(''),
+    undo: rendered.undo.possible ? rendered.undo.commands.map((c) => `<li>${commandBlock(c)}</li>`).join('') : '',
+  }
+}
+
+/** Renders with the defaults; when a required parameter has none, the steps show as written, with a notice. */
+function initialRender(library: Library, recipe: CuratedRecipe, platform: Platform): { rendered: RenderedRecipe; problem?: string } {
+  try {
+    return { rendered: renderRecipe(library, recipe.id, { platform }) }
+  } catch (error) {
+    if (!(error instanceof RecipeRenderError)) throw error
+    const steps = stepsFor(recipe, platform) ?? []
+    return {
+      problem: error.message,
+      rendered: {
+        id: recipe.id, version: recipe.version, risk: recipe.risk, requires_confirmation: recipe.requires_confirmation || recipe.risk === 'destructive',
+        commands: steps.map((s) => ({ command: s.run, purpose: s.purpose, risk: s.risk ?? recipe.risk })),
+        verification: recipe.verification.map((v) => ({ command: v.run, expect: v.expect })),
+        undo: { possible: recipe.undo.possible, commands: (recipe.undo.steps ?? []).map((s) => s.run), ...(recipe.undo.note ? { note: recipe.undo.note } : {}) },
+      },
+    }
+  }
+}
+
+export function recipePage(library: Library, recipe: CuratedRecipe, wanted: string | null, hasCommands = false): string {
+  const supported = supportedPlatforms(recipe)
+  const fallback = supported.includes(currentPlatform()) ? currentPlatform() : supported[0]!
+  const platform = supported.includes(wanted as Platform) ? (wanted as Platform) : fallback
+  const { rendered, problem } = initialRender(library, recipe, platform)
+  const lists = renderedLists(rendered)
+  const confirm = rendered.requires_confirmation
+  const related = recipe.related.filter((id) => library.byId.has(id))
+  const body = `<article class="recipe" data-recipe="${esc(recipe.id)}" data-platform="${esc(platform)}" data-platform-chosen="${wanted && supported.includes(wanted as Platform) ? 'yes' : 'no'}" data-platforms="${esc(supported.join(' '))}">
+<p class="crumbs"><a href="/">Recipes</a> › <a href="/?category=${esc(recipe.category)}">${esc(recipe.category)}</a></p>
+<h1>${esc(recipe.title)}</h1>
+<p class="meta">${badge(recipe.risk)} <code>${esc(recipe.id)}</code> v${recipe.version}</p>
+${confirm ? `<p class="notice" role="note"><strong>Asks for confirmation.</strong> ${recipe.risk === 'destructive' ? 'This recipe deletes or overwrites data.' : 'This recipe changes state that is hard to restore.'} Agents run it only after a person confirms; read the steps and the undo section first.</p>` : ''}
+<div class="description">${recipe.description.trim().split(/\n{2,}/).map((p) => `<p>${esc(p)}</p>`).join('')}</div>
+${recipe.parameters.length ? `<section aria-labelledby="h-params"><h2 id="h-params">Parameters</h2><form id="params" novalidate>${recipe.parameters.map(paramInput).join('')}</form></section>` : ''}
+<section aria-labelledby="h-steps">
+<h2 id="h-steps">Steps</h2>
+<div class="platforms" role="group" aria-label="Platform">${PLATFORMS.map((p) => supported.includes(p)
+    ? `<button type="button" class="platform" data-platform="${p}" aria-pressed="${p === platform}">${PLATFORM_LABEL[p]}</button>`
+    : `<button type="button" class="platform" disabled title="No steps for ${PLATFORM_LABEL[p]}">${PLATFORM_LABEL[p]}</button>`).join('')}</div>
+<p id="render-error" class="render-error" role="alert"${problem ? '' : ' hidden'}>${problem ? esc(problem) : ''}</p>
+<ol id="steps" class="steps">${lists.steps}</ol>
+</section>
+<section aria-labelledby="h-verify"><h2 id="h-verify">Verify</h2><ol id="verification" class="steps">${lists.verification}</ol></section>
+<section aria-labelledby="h-undo"><h2 id="h-undo">Undo</h2>${rendered.undo.possible ? '' : `<p class="undo-note">Cannot be undone${rendered.undo.note ? `: ${esc(rendered.undo.note)}` : '.'}</p>`}<ol id="undo" class="steps">${lists.undo}</ol>${rendered.undo.possible && rendered.undo.note ? `<p class="undo-note">${esc(rendered.undo.note)}</p>` : ''}</section>
+${recipe.pitfalls.length ? `<section aria-labelledby="h-pitfalls"><h2 id="h-pitfalls">Pitfalls</h2><ul>${recipe.pitfalls.map((p) => `<li>${esc(p)}</li>`).join('')}</ul></section>` : ''}
+${related.length ? `<section aria-labelledby="h-related"><h2 id="h-related">Related</h2><ul>${related.map((id) => `<li><a href="/recipes/${esc(id)}">${esc(library.byId.get(id)!.title)}</a> <code>${esc(id)}</code></li>`).join('')}</ul></section>` : ''}
+</article>`
+  return shell(recipe.title, body, hasCommands)
+}
+
+export function commandsPage(report: ScanReport): string {
+  const rows = report.recipes.map((r) => `<tr><td><code>${esc(r.tool)}</code></td><td>${esc(r.source)}</td><td>${commandBlock(r.command)}${r.cwd !== '.' ? `<small>in ${esc(r.cwd)}</small>` : ''}</td><td>${esc(r.description.split('\n')[0])}</td><td>${esc(r.file)}${r.line ? `:${r.line}` : ''}</td></tr>`).join('\n')
+  const body = `<h1>Repository commands</h1>
+<p class="meta">${report.recipes.length} command${report.recipes.length === 1 ? '' : 's'} in <code>${esc(report.root)}</code></p>
+<div class="table-wrap"><table id="commands"><thead><tr><th scope="col">Tool</th><th scope="col">Runner</th><th scope="col">Command</th><th scope="col">Description</th><th scope="col">Defined in</th></tr></thead><tbody>
+${rows}
+</tbody></table></div>
+${report.diagnostics.length ? `<h2>Diagnostics</h2><ul>${report.diagnostics.map((d) => `<li>${esc(d.file)}${d.line ? `:${d.line}` : ''} (${esc(d.severity)}): ${esc(d.message)}</li>`).join('')}</ul>` : ''}`
+  return shell('Repository commands', body, true)
+}
+
+export function notFoundPage(path: string): string {
+  return shell('Not found', `<h1>Not found</h1><p>Nothing at <code>${esc(path)}</code>. <a href="/">Back to the recipes</a>.</p>`, false)
+}
