@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ConfigInput } from '../config.js'
 import { discover } from '../discover.js'
-import { liveLibrary } from '../curated/live-library.js'
+import { watchedLibrary } from '../curated/live-library.js'
 import { SHIPPED_RECIPES_DIR } from '../curated/load.js'
 import { scanReport } from '../render.js'
 import { createApp } from './app.js'
@@ -29,10 +29,10 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const library = liveLibrary([...(options.noShipped ? [] : [SHIPPED_RECIPES_DIR]), ...(options.recipeDirs ?? [])])
+  const library = watchedLibrary([...(options.noShipped ? [] : [SHIPPED_RECIPES_DIR]), ...(options.recipeDirs ?? [])])
   const root = options.root
   const app = createApp({
-    library,
+    library: library.read,
     version: options.version,
     ...(root ? { commands: () => { const r = discover(root, options.config ?? {}); return scanReport(r) } } : {}),
   })
@@ -53,7 +53,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url: `http://${shown}:${port}/`,
     close: () => new Promise((resolve) => {
       server.closeAllConnections()
-      server.close(() => resolve())
+      server.close(() => void library.close().then(resolve))
     }),
   }
 }
