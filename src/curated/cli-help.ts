@@ -9,6 +9,7 @@ Usage:
   command-scout recipes show ID [--platform P] [--format text|json]
   command-scout recipes render ID [--platform P] [--param NAME=VALUE]... [--format text|json]
   command-scout recipes validate [PATHS...] [--format text|json]
+  command-scout recipes skills --out DIR [--root REPO]   (agent skills; see recipes skills --help)
 
 The shipped library is loaded unless --no-shipped; --dir DIR (repeatable) adds a library of your own
 (<DIR>/<category>/<slug>.yaml). Ids must be unique: on a clash the shipped recipe wins.

@@ -44,6 +44,7 @@ export async function recipesCommand(argv: string[], io: CliIo): Promise<number>
       io.stdout(HELP.recipes!)
       return sub === undefined ? EXIT.USAGE : EXIT.OK
     }
+    if (sub === 'skills') return (await import('../skills/cli.js')).skillsCommand(rest, io)
     if (!ALLOWED[sub]) throw new Usage(`unknown recipes command \`${sub}\`; expected list, show, render or validate`)
     let parsed: { values: Values; positionals: string[] }
     try {
