@@ -39,13 +39,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const server = createServer(app)
   server.keepAliveTimeout = 5_000
   const host = options.host ?? '127.0.0.1'
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject)
-      resolve()
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
-  })
+  } catch (error) {
+    await library.close() // the watcher would keep the process alive after a failed start
+    throw error
+  }
   const { port } = server.address() as AddressInfo
   const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host
   return {

@@ -193,4 +193,9 @@ test('the CLI prints the URL for --port 0, serves, and stops on SIGTERM; bad opt
   const bad = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/command-scout'), 'serve', '--port', 'eighty'], { encoding: 'utf8' })
   assert.equal(bad.status, 2)
   assert.match(bad.stderr, /--port must be 0 to 65535/)
+  // A port in use is a clear failure, and the process ends (nothing is left holding it open).
+  const taken = new URL(server.url).port
+  const busy = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/command-scout'), 'serve', '--port', taken], { encoding: 'utf8', timeout: 30_000 })
+  assert.equal(busy.status, 1, busy.stderr)
+  assert.match(busy.stderr, new RegExp(`port ${taken} is in use; pick another with --port, or --port 0 for a free one`))
 })
