@@ -94,10 +94,11 @@ function setupRecipe(article) {
   }
 
   function showError(error) {
-    errorBox.textContent = error.message
-    errorBox.hidden = false
     const name = error.parameter && error.parameter.startsWith('params.') ? error.parameter.slice(7) : undefined
     const input = name && form ? form.querySelector(`[name="${CSS.escape(name)}"]`) : null
+    // A parameter's error stands at its field; the box (announced to screen readers) points there.
+    errorBox.textContent = input ? `Not rendered: check the parameter "${name}" (the commands below are from the last valid values).` : error.message
+    errorBox.hidden = false
     if (input) {
       input.setAttribute('aria-invalid', 'true')
       const field = document.getElementById(`${input.id}-error`)

@@ -143,6 +143,20 @@ test('render answers exactly the library render; every error has its status and 
   assert.equal(text.status, 415)
   const huge = await call('POST', '/api/v1/recipes/network.find_process_on_port/render', { body: { platform: 'linux', params: { port: 'x'.repeat(20_000) } } })
   assert.equal(huge.status, 413)
+  // A chunked body (no Content-Length) is counted as it arrives and refused past the limit.
+  const { request } = await import('node:http')
+  const chunked = await new Promise((resolve, reject) => {
+    const req = request(new URL('api/v1/recipes/network.find_process_on_port/render', server.url), { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8').on('data', (c) => { text += c }).on('end', () => resolve({ status: res.statusCode, json: JSON.parse(text) }))
+    })
+    req.on('error', (e) => (e.code === 'EPIPE' || e.code === 'ECONNRESET' ? undefined : reject(e)))
+    req.write('{"platform": "linux", "params": {"port": "')
+    for (let i = 0; i < 10; i++) req.write('9'.repeat(4096))
+    req.end('"}}')
+  })
+  assert.equal(chunked.status, 413)
+  assert.equal(chunked.json.error.code, 'BODY_TOO_LARGE')
   // The server still answers on a new connection after refusing a body it did not read.
   assert.equal((await call('POST', '/api/v1/recipes/network.find_process_on_port/render', { body: { platform: 'linux' } })).status, 200)
 })
