@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
+import { parse } from 'yaml'
 import { REPO_ROOT, dshAvailable, makeHome, runDsh, startScriptedModel, toolNames, toolResults } from '../e2e/harness.mjs'
 
 const skip = dshAvailable()
@@ -34,6 +35,17 @@ async function session({ overlay, steps, ws }) {
   } finally {
     await model.close()
   }
+}
+
+/** The file the bundle's own row loads (cordis.patch.yml's name, through package.json's exports), so the row itself is what runs. */
+async function bundleRowEntry(id) {
+  const rows = parse(await readFile(join(REPO_ROOT, 'cordis.patch.yml'), 'utf8'))[0].insert
+  const row = rows.find((r) => r.id === id)
+  assert.ok(row, `the bundle has a ${id} row`)
+  const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8'))
+  const target = pkg.exports[row.name.replace(pkg.name, '.')]?.default
+  assert.ok(target, `${row.name} is exported`)
+  return join(REPO_ROOT, target)
 }
 
 const lastResult = (r, i) => toolResults(r.requests[i]).at(-1)?.content ?? ''
@@ -78,7 +90,7 @@ test("the bundle's skills row and `recipes skills --root` in the project: both r
   const project = `command-scout-${basename(ws).toLowerCase().replace(/[^a-z0-9]+/g, '-')}-make-commands`
   const r = await session({
     ws,
-    overlay: `- insert:\n    - id: command-scout-skills\n      name: '${join(REPO_ROOT, 'dist/src/skills/entry.js')}'\n`,
+    overlay: `- insert:\n    - id: command-scout-skills\n      name: '${await bundleRowEntry('command-scout-skills')}'\n`,
     steps: [{ tool: 'skill', args: { name: 'command-scout-git-recipes' } }, { tool: 'skill', args: { name: project } }, { text: 'loaded' }],
   })
   assert.equal(r.code, 0, r.stderr)
