@@ -97,11 +97,6 @@ export function parseWorktreeList(text: string): WorktreeEntry[] {
   return out
 }
 
-/** The worktrees git knows for `repo`. */
-export async function listWorktrees(repo: string): Promise<WorktreeEntry[]> {
-  return parseWorktreeList(await gitOk(repo, ['worktree', 'list', '--porcelain', '-z']))
-}
-
 async function real(path: string): Promise<string> {
   try {
     return await realpath(path)

@@ -23,25 +23,30 @@ import {
   utimesSync, writeFileSync,
 } from 'node:fs'
 import { dirname, isAbsolute, join, sep } from 'node:path'
-import { check } from './check.js'
-import { normalizeKitchenConfig, type NormalizedConfig } from './config.js'
+import { check } from '../check.js'
 import {
   INBOX_NAME, KitchenError, inboxName, isProjectName, isTaskId, lease as leaseParser, parseProject,
-  parseRunLine, parseTask, parseTaskId, taskId,
-  type Lease, type LogEvent, type Millis, type PendingMessage, type ProjectName, type ProjectSpec,
-  type RunNo, type TaskId, type TaskSpec,
-} from './domain.js'
+  parseRunLine, parseTask, parseTaskId, sameHolder, taskId,
+  type HolderAlive, type KitchenSnapshot, type Lease, type LogEvent, type Millis, type PendingMessage,
+  type ProjectName, type ProjectSpec, type RunNo, type TaskId, type TaskSpec,
+} from '../domain.js'
+import { normalizeKitchenConfig, type NormalizedConfig } from './config.js'
 import { createExclusive, errno, listInbox, readJson, readTail, stat, tmpName, uniqueTag, writeAtomic } from './files.js'
 import { LineReader } from './line-reader.js'
-import { ERR_TAIL, SnapshotReader, type KitchenSnapshot } from './snapshot.js'
+import { ERR_TAIL, SnapshotReader, type SnapshotLayout } from './snapshot.js'
 
-export type { BrokenTask, KitchenSnapshot, RunRecord, TaskRecord } from './snapshot.js'
+export { normalizeKitchenConfig, defaultKitchenConfig, DEFAULT_KITCHEN_CONFIG, type NormalizedConfig } from './config.js'
+export { LineReader } from './line-reader.js'
+export { foldRunLine, foldRunLines, EMPTY_RUN_FOLD } from './run-fold.js'
+
+/** The result of taking the lease. */
+export type Acquire = { kind: 'owner'; lease: Lease } | { kind: 'held'; holder: Lease }
 
 export interface InboxMessage extends PendingMessage {
   text: string
 }
 
-export class Store {
+export class Store implements SnapshotLayout {
   /** The kitchen root as given, and as the kernel reports it (symlinks resolved). */
   readonly root: string
   readonly realRoot: string
@@ -69,13 +74,25 @@ export class Store {
 
   get configFile(): string { return join(this.root, 'config.json') }
   get leaseFile(): string { return join(this.root, 'pass.lock') }
-  projectFile(name: ProjectName): string { return join(this.root, 'projects', `${name}.json`) }
-  taskDir(id: TaskId): string { return join(this.root, 'tasks', id) }
+  get projectsDir(): string { return join(this.root, 'projects') }
+  get tasksDir(): string { return join(this.root, 'tasks') }
+  projectFile(name: ProjectName): string { return join(this.projectsDir, `${name}.json`) }
+  /** The project a file name in `projects/` is for, or undefined for any other file. */
+  projectOfFile(file: string): string | undefined {
+    return file.endsWith('.json') && !file.startsWith('.') ? file.slice(0, -'.json'.length) : undefined
+  }
+  taskDir(id: TaskId): string { return join(this.tasksDir, id) }
+  runsDir(id: TaskId): string { return join(this.taskDir(id), 'runs') }
   taskFile(id: TaskId): string { return join(this.taskDir(id), 'task.json') }
   logFile(id: TaskId): string { return join(this.taskDir(id), 'log.jsonl') }
-  promptFile(id: TaskId, run: RunNo): string { return join(this.taskDir(id), 'runs', `${run}.prompt.md`) }
-  runFile(id: TaskId, run: RunNo): string { return join(this.taskDir(id), 'runs', `${run}.jsonl`) }
-  errFile(id: TaskId, run: RunNo): string { return join(this.taskDir(id), 'runs', `${run}.err`) }
+  promptFile(id: TaskId, run: RunNo): string { return join(this.runsDir(id), `${run}.prompt.md`) }
+  runFile(id: TaskId, run: RunNo): string { return join(this.runsDir(id), `${run}.jsonl`) }
+  errFile(id: TaskId, run: RunNo): string { return join(this.runsDir(id), `${run}.err`) }
+  /** What a file name in `runs/` is: the prompt or the run file of run `n`; undefined for others. */
+  runEntry(file: string): { n: number; kind: 'prompt' | 'run' } | undefined {
+    const m = /^([1-9][0-9]{0,8})\.(prompt\.md|jsonl)$/.exec(file)
+    return m ? { n: Number(m[1]), kind: m[2] === 'jsonl' ? 'run' : 'prompt' } : undefined
+  }
   sessionDir(id: TaskId): string { return join(this.taskDir(id), 'session') }
   inboxDir(id: TaskId): string { return join(this.taskDir(id), 'inbox') }
   worktree(id: TaskId): string { return join(this.root, 'worktrees', id) }
@@ -118,6 +135,12 @@ export class Store {
     return c.ok ? { kind: 'lease', lease: c.value } : { kind: 'broken', reason: `pass.lock: ${c.reason}` }
   }
 
+  /** The lease as it is on disk, or undefined when there is none or it does not parse. */
+  currentLease(): Lease | undefined {
+    const r = this.readLease()
+    return r.kind === 'lease' ? r.lease : undefined
+  }
+
   /** Takes a free lease; false when a lease file exists. */
   createLease(lease: Lease): boolean {
     return createExclusive(this.leaseFile, JSON.stringify(lease) + '\n')
@@ -126,6 +149,40 @@ export class Store {
   /** Replaces the lease (takeover, or a stale holder). */
   replaceLease(lease: Lease): void {
     writeAtomic(this.leaseFile, JSON.stringify(lease) + '\n')
+  }
+
+  /**
+   * Take the lease when it is free, stale, unreadable, or when `takeover` says so. A free lease is
+   * created exclusively; a stale one is replaced by tmp plus rename and read back, so of two sessions
+   * that replace it at once only the one whose write stayed becomes the owner. The lease decides who
+   * writes and who is woken; the O_EXCL run claim, not the lease, is the hard guard against a double launch.
+   */
+  async acquireLease(mine: Lease, alive: HolderAlive, takeover = false): Promise<Acquire> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const r = this.readLease()
+      if (r.kind === 'lease' && sameHolder(r.lease, mine)) return { kind: 'owner', lease: r.lease }
+      if (r.kind === 'none') {
+        if (this.createLease(mine)) return { kind: 'owner', lease: mine }
+        continue
+      }
+      if (r.kind === 'lease' && !takeover && (await alive(r.lease))) return { kind: 'held', holder: r.lease }
+      this.replaceLease(mine)
+      const after = this.currentLease()
+      if (sameHolder(after, mine)) return { kind: 'owner', lease: mine }
+      if (after) return { kind: 'held', holder: after }
+    }
+    const holder = this.currentLease()
+    return holder ? { kind: 'held', holder } : { kind: 'held', holder: mine }
+  }
+
+  /** Give the lease up when `mine` still holds it. */
+  releaseLease(mine: Lease): void {
+    if (!sameHolder(this.currentLease(), mine)) return
+    try {
+      unlinkSync(this.leaseFile)
+    } catch {
+      // already gone
+    }
   }
 
   // ---------------------------------------------------------------- projects
@@ -154,7 +211,7 @@ export class Store {
   createTask(project: ProjectName, build: (id: TaskId) => TaskSpec): TaskSpec {
     if (!isProjectName(project)) throw new KitchenError('KITCHEN_BAD_INPUT', `"${project}" is not a project name`)
     let n = 1
-    for (const name of readdirSync(join(this.root, 'tasks'))) {
+    for (const name of readdirSync(this.tasksDir)) {
       const p = parseTaskId(name)
       if (p && p.project === project && p.n >= n) n = p.n + 1
     }
@@ -317,12 +374,7 @@ export class Store {
    * change is the same object as in the last snapshot.
    */
   snapshot(now: Millis = Date.now()): KitchenSnapshot {
-    this.reader ??= new SnapshotReader({
-      root: this.root,
-      configFile: this.configFile,
-      worktree: (id) => this.worktree(id),
-      loadConfig: () => this.loadConfig(),
-    })
+    this.reader ??= new SnapshotReader(this)
     return this.reader.read(now)
   }
 }
