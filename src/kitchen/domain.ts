@@ -199,6 +199,23 @@ export function parseTask(value: unknown): Checked<TaskSpec> {
   return { ok: true, value: spec }
 }
 
+/**
+ * Why `spec.branch` cannot be the branch of task `spec.id`, or undefined when it can. A task branch
+ * is never the base branch, and it is the id after a prefix that ends in `/` (any such prefix, since
+ * a project may change its prefix after a dispatch), or the project's own prefix plus the id. So a
+ * task.json edited to name `main` or another task's branch names no branch the kitchen may touch.
+ */
+export function taskBranchProblem(
+  spec: Pick<TaskSpec, 'id' | 'branch' | 'baseBranch'>,
+  project?: Pick<ProjectSpec, 'branchPrefix' | 'baseBranch'>,
+): string | undefined {
+  const { id, branch } = spec
+  if (branch === spec.baseBranch || branch === project?.baseBranch) return `branch "${branch}" is the base branch`
+  if (branch.startsWith('-') || branch.includes('..') || /[\s~^:?*[\\]/.test(branch)) return `branch "${branch}" is not a branch name`
+  if (branch.endsWith(`/${id}`) || (project !== undefined && branch === `${project.branchPrefix}${id}`)) return undefined
+  return `branch "${branch}" is not the branch of ${id} (a prefix, then ${id})`
+}
+
 // ---------------------------------------------------------------- tasks/<id>/log.jsonl
 
 /**

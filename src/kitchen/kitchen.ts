@@ -212,7 +212,7 @@ abstract class KitchenBase {
     const spec = v.spec
     const project = this.store.readProject(spec.project)
     const repo = project?.path
-    const ws = await git.worktreeState(spec.worktree)
+    const ws = await git.worktreeState(this.store.checkedWorktree(spec))
     const land = repo ? await git.landing(repo, spec.branch, spec.baseBranch) : { exists: false, ahead: 0, byBase: false }
     const stat = repo ? await git.diffstat(repo, spec.branch, spec.baseBranch) : ''
     const s = v.state
@@ -505,7 +505,7 @@ export class Kitchen extends KitchenBase {
           case 'remove-worktree': {
             const rec = byId.get(a.task)
             const project = rec && this.store.readProject(rec.spec.project)
-            if (project && rec) await git.removeWorktree(project.path, rec.spec.worktree)
+            if (project && rec) await git.removeWorktree(project.path, this.store.checkedWorktree(rec.spec))
             acted = true
             break
           }
@@ -558,7 +558,7 @@ export class Kitchen extends KitchenBase {
     const project = this.store.readProject(spec.project)
     try {
       if (!project) throw new Error(`project ${spec.project} is not registered (projects/${spec.project}.json is missing or broken)`)
-      await git.ensureWorktree(project.path, spec.worktree, spec.branch, spec.baseBranch)
+      await git.ensureWorktree(project.path, this.store.checkedWorktree(spec), spec.branch, spec.baseBranch)
     } catch (error) {
       failed(`the worktree ${spec.worktree} could not be made: ${(error as Error).message}`)
       return
@@ -759,7 +759,12 @@ export class Kitchen extends KitchenBase {
       for (;;) {
         const wasLive = this.cooks.get(rec.id) !== undefined && (await this.cooks.confirm(this.cooks.get(rec.id)!))
         const t = await this.tickBody()
-        const v = t.views.find((x) => x.id === rec.id)!
+        const v = t.views.find((x) => x.id === rec.id)
+        // gone from the views: the task broke meanwhile (a symlink planted in it); say why
+        if (!v) {
+          await this.locate(id)
+          return { kind: 'queued' }
+        }
         const s = v.state
         if (s.kind === 'cooking') return { kind: 'launched', run: s.run }
         if (s.kind === 'idle' && s.outcome.kind === 'failed' && s.outcome.cause === 'launch' && s.run !== undefined && s.run >= before.nextRun) {
@@ -810,9 +815,10 @@ export class Kitchen extends KitchenBase {
       const discard = options.discard ?? false
       const { rec, view: v } = await this.locate(id)
       const spec = rec.spec
+      const worktreePath = this.store.checkedWorktree(spec)
       const project = this.store.readProject(spec.project)
       const repo = project?.path
-      const ws = await git.worktreeState(spec.worktree)
+      const ws = await git.worktreeState(worktreePath)
       const land = repo ? await git.landing(repo, spec.branch, spec.baseBranch) : { exists: false, ahead: 0, byBase: false, byRemote: undefined }
       const onBranch = !ws.exists || (ws.head === spec.branch && !ws.rebasing)
       const head = ws.rebasing ? 'a rebase in progress' : ws.head ? `branch ${ws.head}` : 'detached'
@@ -830,7 +836,7 @@ export class Kitchen extends KitchenBase {
         branch = { error: 'not asked' }
       } else {
         try {
-          worktree = await git.removeWorktree(repo, spec.worktree)
+          worktree = await git.removeWorktree(repo, worktreePath)
         } catch (error) {
           worktree = { error: (error as Error).message }
         }

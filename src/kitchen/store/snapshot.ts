@@ -9,9 +9,9 @@
  * none of that changes the task directory. An mtime within RACY_MS of the moment it was seen is not
  * trusted (filesystem timestamps are coarse), so a change in the same tick as a read is never missed.
  */
-import { readdirSync } from 'node:fs'
+import { lstatSync, readdirSync } from 'node:fs'
 import {
-  isTaskId, parseLogLine, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
+  isTaskId, parseLogLine, taskBranchProblem, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
   type BrokenTask, type KitchenSnapshot, type LogEvent, type Millis, type PendingMessage, type ProjectSpec,
   type RunFold, type RunNo, type RunRecord, type TaskId, type TaskRecord, type TaskSpec,
 } from '../domain.js'
@@ -83,6 +83,10 @@ class TaskCache {
   record?: TaskRecord
   readonly taskFile: string
   readonly logFile: string
+  /** The entries that must not be symlinks, with their names for the broken reason. */
+  readonly entries: readonly [string, string][]
+  /** Why the task is broken by a symlink ('' when it is not); undefined until first checked. */
+  links?: string
   constructor(readonly id: string, layout: SnapshotLayout) {
     const tid = id as TaskId
     this.dir = layout.taskDir(tid)
@@ -90,6 +94,8 @@ class TaskCache {
     this.inboxPath = layout.inboxDir(tid)
     this.taskFile = layout.taskFile(tid)
     this.logFile = layout.logFile(tid)
+    const rel = (path: string) => path.slice(this.dir.length + 1)
+    this.entries = [this.taskFile, this.logFile, this.runsPath, this.inboxPath, layout.handledDir(tid), layout.sessionDir(tid)].map((p) => [p, rel(p)])
   }
 
   /** The last run is claimed and has not settled: its cook may be writing, or moving messages. */
@@ -115,6 +121,10 @@ export interface SnapshotLayout {
   runFile(id: TaskId, run: RunNo): string
   errFile(id: TaskId, run: RunNo): string
   inboxDir(id: TaskId): string
+  handledDir(id: TaskId): string
+  sessionDir(id: TaskId): string
+  /** Why `path` cannot be the worktree of `id`, or undefined when it is `worktrees/<id>`. */
+  worktreeProblem(id: TaskId, path: string): string | undefined
   /** What a file in `runs/` is: the prompt or the run file of run `n`; undefined for others. */
   runEntry(file: string): { n: number; kind: 'prompt' | 'run' } | undefined
   worktree(id: TaskId): string
@@ -151,12 +161,17 @@ export class SnapshotReader {
     const tasks: TaskRecord[] = []
     const broken: BrokenTask[] = []
     let badLines = 0
+    const byName = new Map(projects.map((p) => [p.name, p]))
     for (const name of this.snapTaskNames()) {
+      if (!isTaskId(name)) {
+        broken.push({ id: name, reason: 'the directory name is not a task id like "api-7"' })
+        continue
+      }
       let cache = this.tasks.get(name)
       if (!cache) this.tasks.set(name, (cache = new TaskCache(name, this.layout)))
       let rec: TaskRecord | BrokenTask | undefined
       try {
-        rec = this.snapTask(cache)
+        rec = this.snapTask(cache, byName)
       } catch (error) {
         // One unreadable task (permissions, a file where a directory belongs) never stops the tick.
         this.tasks.delete(name)
@@ -173,10 +188,13 @@ export class SnapshotReader {
   }
 
   /** Cache checks use the real clock whatever `now` a caller passes: they compare with file mtimes. */
-  private changedDir(path: string, sig: DirSig | undefined): DirSig | undefined | 'gone' {
+  private changedDir(path: string, sig: DirSig | undefined): DirSig | undefined | 'gone'
+  private changedDir(path: string, sig: DirSig | undefined, noFollow: true): DirSig | undefined | 'gone' | 'link'
+  private changedDir(path: string, sig: DirSig | undefined, noFollow = false): DirSig | undefined | 'gone' | 'link' {
     const now = Date.now()
-    const st = stat(path)
+    const st = noFollow ? lstatSync(path, { throwIfNoEntry: false }) : stat(path)
     if (!st) return 'gone'
+    if (st.isSymbolicLink()) return 'link'
     if (sig && st.mtimeMs === sig.mtimeMs && st.ino === sig.ino && sig.seenAt - sig.mtimeMs > RACY_MS) return undefined
     return { mtimeMs: st.mtimeMs, ino: st.ino, seenAt: now }
   }
@@ -236,11 +254,23 @@ export class SnapshotReader {
     return this.taskNames
   }
 
-  private snapTask(c: TaskCache): TaskRecord | BrokenTask | undefined {
+  private snapTask(c: TaskCache, projects: ReadonlyMap<string, ProjectSpec>): TaskRecord | BrokenTask | undefined {
     const dir = c.dir
     let dirty = false
+    // Nothing in a task is followed through a symlink: the task directory itself, its files and
+    // subdirectories, and run files are checked with lstat whenever the task directory changed.
+    const td = this.changedDir(dir, c.taskDirSig, true)
+    if (td === 'link') {
+      delete c.taskDirSig
+      delete c.record
+      return { id: c.id, reason: `tasks/${c.id} is a symlink; the kitchen does not follow symlinks in tasks/. Move the task directory there, or remove the link` }
+    }
+    if (td !== 'gone' && (td !== undefined || c.links === undefined)) c.links = this.linkIn(c)
+    if (c.links) {
+      delete c.record
+      return { id: c.id, reason: c.links }
+    }
     if (!c.spec) {
-      if (!isTaskId(c.id)) return { id: c.id, reason: 'the directory name is not a task id like "api-7"' }
       const st = stat(c.taskFile)
       const sig = st && { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size }
       if (!st) {
@@ -255,6 +285,7 @@ export class SnapshotReader {
         const t = r.ok ? parseTask(r.value) : r
         if (!t.ok) c.broken = r.ok ? `task.json: ${t.reason}` : t.reason
         else if (t.value.id !== c.id) c.broken = `task.json names the task "${t.value.id}", not "${c.id}"`
+        else if (this.trustProblems(t.value, projects)) c.broken = `task.json: ${this.trustProblems(t.value, projects)}; the kitchen will not touch them. Restore the task's own branch and worktree`
         else {
           c.spec = t.value
           delete c.broken
@@ -266,7 +297,6 @@ export class SnapshotReader {
     const id = c.spec.id
     // Every owner write in a task touches the task directory (see `touch`), so a task whose directory
     // did not change and whose last run is not in flight has nothing new: one stat per quiet task.
-    const td = this.changedDir(dir, c.taskDirSig)
     if (td === 'gone') return undefined
     if (td) c.taskDirSig = td
     const active = c.active()
@@ -300,6 +330,10 @@ export class SnapshotReader {
       }
     } else {
       if (this.snapRuns(c, td !== undefined)) dirty = true
+      if (c.links) {
+        delete c.record
+        return { id: c.id, reason: c.links }
+      }
       // The cook moves pending messages to handled/ while its run is in flight; only the owner adds.
       const inbox = td || (active && c.inbox.length > 0) ? this.changedDir(c.inboxPath, c.inboxDir) : undefined
       if (inbox) {
@@ -327,6 +361,25 @@ export class SnapshotReader {
     return c.record
   }
 
+  /**
+   * What task.json names that the task may not touch: a worktree other than `worktrees/<id>`, the
+   * base branch or another task's branch. Empty when it is the task's own.
+   */
+  private trustProblems(spec: TaskSpec, projects: ReadonlyMap<string, ProjectSpec>): string {
+    const problems = [this.layout.worktreeProblem(spec.id, spec.worktree), taskBranchProblem(spec, projects.get(spec.project))]
+    return problems.filter((p) => p !== undefined).join('; ')
+  }
+
+  /** The first entry of a task that is a symlink, as a broken reason; '' when there is none. */
+  private linkIn(c: TaskCache): string {
+    for (const [path, name] of c.entries) {
+      if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
+        return `tasks/${c.id}/${name} is a symlink; the kitchen does not follow symlinks in a task. Replace it with a real ${name.endsWith('.json') || name.endsWith('.jsonl') ? 'file' : 'directory'}`
+      }
+    }
+    return ''
+  }
+
   /** Updates the runs of a task; true when anything changed. */
   private snapRuns(c: TaskCache, scan: boolean): boolean {
     const dir = c.runsPath
@@ -335,9 +388,14 @@ export class SnapshotReader {
     if (changed) {
       c.runsDir = changed === 'gone' ? undefined : changed
       const seen = new Map<number, { prompt: boolean; run: boolean }>()
-      for (const name of changed === 'gone' ? [] : readdirSync(dir)) {
+      for (const ent of changed === 'gone' ? [] : readdirSync(dir, { withFileTypes: true })) {
+        const name = ent.name
         const entry = this.layout.runEntry(name)
         if (!entry) continue
+        if (ent.isSymbolicLink()) {
+          c.links = `tasks/${c.id}/runs/${name} is a symlink; the kitchen does not follow symlinks in a task. Replace it with the run's own file`
+          return true
+        }
         const n = entry.n
         const e = seen.get(n) ?? { prompt: false, run: false }
         if (entry.kind === 'run') e.run = true
