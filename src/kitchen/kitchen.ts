@@ -767,8 +767,11 @@ export class Kitchen extends KitchenBase {
         }
         const s = v.state
         if (s.kind === 'cooking') return { kind: 'launched', run: s.run }
-        if (s.kind === 'idle' && s.outcome.kind === 'failed' && s.outcome.cause === 'launch' && s.run !== undefined && s.run >= before.nextRun) {
-          return { kind: 'failed', reason: s.outcome.reason }
+        // A run this send launched may already have ended (a quick cook on a busy machine ends before
+        // the tick reads the kitchen again): it was launched all the same, or it failed to launch.
+        if (s.kind === 'idle' && s.run !== undefined && s.run >= before.nextRun) {
+          if (s.outcome.kind === 'failed' && s.outcome.cause === 'launch') return { kind: 'failed', reason: s.outcome.reason }
+          return { kind: 'launched', run: s.run }
         }
         if (s.kind !== 'queued') return { kind: 'queued' }
         if (!wasLive) return { kind: 'queued' }

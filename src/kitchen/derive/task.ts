@@ -365,6 +365,8 @@ export function dispatched(spec: TaskSpec, v: TaskView | undefined): Dispatched 
   const s = v?.state
   if (s?.kind === 'cooking') return { ...base, state: 'cooking', run: s.run }
   if (s?.kind === 'idle' && s.outcome.kind === 'failed' && s.outcome.cause === 'launch') return { ...base, state: 'failed', reason: s.outcome.reason }
+  // A quick cook can end before the dispatch's tick reads the kitchen again: its run was launched.
+  if (s?.kind === 'idle' && s.run !== undefined) return { ...base, state: 'cooking', run: s.run }
   if (s?.kind === 'queued') return { ...base, state: 'queued' }
   return { ...base, state: 'idle' }
 }
