@@ -6,6 +6,7 @@ import { justCollector } from './just.js'
 import { denoCollector } from './deno.js'
 import { cargoCollector } from './cargo.js'
 import { taskCollector } from './task.js'
+import { goCollector } from './go.js'
 
 export type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -16,4 +17,5 @@ export const BUILTIN_COLLECTORS: readonly Collector<any>[] = [
   denoCollector,
   cargoCollector,
   taskCollector,
+  goCollector,
 ]

@@ -35,6 +35,7 @@ const COLLECTOR_FLAGS = {
   'no-deno': 'deno',
   'no-cargo': 'cargo',
   'no-task': 'taskfile',
+  'no-go': 'go',
 } as const
 
 const COMMON_OPTIONS = {
@@ -66,7 +67,7 @@ Options:
   -o, --output FILE     docs output file (default: ROOT/COMMANDS.md)
       --naming STYLE    tool names: scoped (make_build, default) or flat (build)
       --runner NAME     package.json runner: auto (default), npm, yarn, pnpm, bun
-      --no-make --no-scripts --no-just --no-deno --no-cargo --no-task
+      --no-make --no-scripts --no-just --no-deno --no-cargo --no-task --no-go
                         skip a collector
       --timeout MS      run: kill the command tree after MS milliseconds (default 120000)
   -h, --help            show this help

@@ -11,7 +11,7 @@ export const EXPOSURES = ['auto', 'tools', 'dispatcher'] as const
 export type Exposure = (typeof EXPOSURES)[number]
 
 /** Config keys of the built-in collectors, in the book's order. */
-export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile'] as const
+export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile', 'go'] as const
 export type CollectorKey = (typeof COLLECTOR_KEYS)[number]
 
 export interface CollectorConfig {
@@ -32,6 +32,7 @@ export interface Config {
     deno: CollectorConfig
     cargo: CollectorConfig
     taskfile: CollectorConfig
+    go: CollectorConfig
   }
   naming: { style: NamingStyle }
   execution: { timeoutMs: number }
@@ -52,6 +53,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = deepFreeze({
     deno: { enabled: true },
     cargo: { enabled: true },
     taskfile: { enabled: true },
+    go: { enabled: true },
   },
   naming: { style: 'scoped' },
   execution: { timeoutMs: 120_000 },

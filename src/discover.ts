@@ -77,6 +77,7 @@ const INSTALL_HINTS: Record<string, string> = {
   yarn: 'install yarn (npm i -g yarn, or corepack enable)',
   bun: 'install bun (npm i -g bun)',
   npm: 'install Node.js with npm',
+  go: 'install Go (https://go.dev/dl, or apt-get install golang)',
 }
 
 /** Whether an executable is on PATH (no shell, no spawn). */
