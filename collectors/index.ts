@@ -7,6 +7,7 @@ import { denoCollector } from './deno.js'
 import { cargoCollector } from './cargo.js'
 import { taskCollector } from './task.js'
 import { goCollector } from './go.js'
+import { pythonCollector } from './python.js'
 
 export type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -18,4 +19,5 @@ export const BUILTIN_COLLECTORS: readonly Collector<any>[] = [
   cargoCollector,
   taskCollector,
   goCollector,
+  pythonCollector,
 ]

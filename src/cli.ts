@@ -36,6 +36,7 @@ const COLLECTOR_FLAGS = {
   'no-cargo': 'cargo',
   'no-task': 'taskfile',
   'no-go': 'go',
+  'no-python': 'python',
 } as const
 
 const COMMON_OPTIONS = {
@@ -67,7 +68,7 @@ Options:
   -o, --output FILE     docs output file (default: ROOT/COMMANDS.md)
       --naming STYLE    tool names: scoped (make_build, default) or flat (build)
       --runner NAME     package.json runner: auto (default), npm, yarn, pnpm, bun
-      --no-make --no-scripts --no-just --no-deno --no-cargo --no-task --no-go
+      --no-make --no-scripts --no-just --no-deno --no-cargo --no-task --no-go --no-python
                         skip a collector
       --timeout MS      run: kill the command tree after MS milliseconds (default 120000)
   -h, --help            show this help

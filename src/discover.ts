@@ -77,6 +77,10 @@ const INSTALL_HINTS: Record<string, string> = {
   yarn: 'install yarn (npm i -g yarn, or corepack enable)',
   bun: 'install bun (npm i -g bun)',
   npm: 'install Node.js with npm',
+  poe: 'install poethepoet (pipx install poethepoet)',
+  pdm: 'install pdm (pipx install pdm)',
+  hatch: 'install hatch (pipx install hatch)',
+  rye: 'install rye (https://rye.astral.sh)',
   go: 'install Go (https://go.dev/dl, or apt-get install golang)',
 }
 
