@@ -8,6 +8,7 @@ import { cargoCollector } from './cargo.js'
 import { taskCollector } from './task.js'
 import { goCollector } from './go.js'
 import { pythonCollector } from './python.js'
+import { composerCollector } from './composer.js'
 
 export type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -20,4 +21,5 @@ export const BUILTIN_COLLECTORS: readonly Collector<any>[] = [
   taskCollector,
   goCollector,
   pythonCollector,
+  composerCollector,
 ]

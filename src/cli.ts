@@ -37,6 +37,7 @@ const COLLECTOR_FLAGS = {
   'no-task': 'taskfile',
   'no-go': 'go',
   'no-python': 'python',
+  'no-composer': 'composer',
 } as const
 
 const COMMON_OPTIONS = {

@@ -11,7 +11,7 @@ export const EXPOSURES = ['auto', 'tools', 'dispatcher'] as const
 export type Exposure = (typeof EXPOSURES)[number]
 
 /** Config keys of the built-in collectors, in the book's order. */
-export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile', 'go', 'python'] as const
+export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile', 'go', 'python', 'composer'] as const
 export type CollectorKey = (typeof COLLECTOR_KEYS)[number]
 
 export interface CollectorConfig {
@@ -34,6 +34,7 @@ export interface Config {
     taskfile: CollectorConfig
     go: CollectorConfig
     python: CollectorConfig
+    composer: CollectorConfig
   }
   naming: { style: NamingStyle }
   execution: { timeoutMs: number }
@@ -56,6 +57,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = deepFreeze({
     taskfile: { enabled: true },
     go: { enabled: true },
     python: { enabled: true },
+    composer: { enabled: true },
   },
   naming: { style: 'scoped' },
   execution: { timeoutMs: 120_000 },

@@ -77,6 +77,7 @@ const INSTALL_HINTS: Record<string, string> = {
   yarn: 'install yarn (npm i -g yarn, or corepack enable)',
   bun: 'install bun (npm i -g bun)',
   npm: 'install Node.js with npm',
+  composer: 'install Composer (apt-get install composer php-cli)',
   poe: 'install poethepoet (pipx install poethepoet)',
   pdm: 'install pdm (pipx install pdm)',
   hatch: 'install hatch (pipx install hatch)',

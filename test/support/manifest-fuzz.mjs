@@ -5,14 +5,28 @@
 // the seed. Usage, in a fuzz test file:
 //   if (isMainThread) fuzzTest({ url: import.meta.url, label, cases }) else await fuzzWorker({ ... })
 import { parentPort, workerData } from 'node:worker_threads'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { rng } from './random.mjs'
 import { runWatchedWorker } from './fuzz-worker.mjs'
-import { corpus, mutate, randomText } from './mutate.mjs'
+import { mutate, randomText } from './mutate.mjs'
 
 const HANG_MS = 10_000
+
+/** Every fixture file under `dir` except expected.json (these manifests are often JSON themselves). */
+function corpus(dir) {
+  const texts = []
+  const walk = (d) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name)
+      if (statSync(p).isDirectory()) walk(p)
+      else if (name !== 'expected.json') texts.push(readFileSync(p, 'utf8'))
+    }
+  }
+  walk(dir)
+  return texts
+}
 
 export async function fuzzTest({ url, label, cases, seed = 20261201 }) {
   const { test } = await import('node:test')
