@@ -11,12 +11,13 @@ const fmt = (ms) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`
 
 /**
  * `make(dir, size)` writes the repository; `collect(dir)` runs the collector; `check(result, size)`
- * throws on an unexpected result; `oracle` is { bin, args, env?, cwd?(dir), setup?(dir, bin) } or undefined.
+ * throws on an unexpected result; `oracle` is { bin, args, env?, cwd?(dir), setup?(dir, bin) } for a
+ * tool's listing command, or { label, run(dir) } for an in-process baseline (a format no tool lists).
  */
 export async function oracleBench({ title, unit, sizes, make, collect, check, oracle, runs = 15, oracleRuns = 5 }) {
   const base = mkdtempSync(join(tmpdir(), 'scout-bench-'))
-  const bin = oracle ? findBin(oracle.bin) : undefined
-  const rows = [[unit, 'collector (in process)', `${oracle ? `${oracle.bin} ${oracle.args.join(' ')}` : 'no oracle'}`, 'ratio', 'recipes']]
+  const bin = oracle?.run ? 'in-process' : oracle ? findBin(oracle.bin) : undefined
+  const rows = [[unit, 'collector (in process)', oracle?.label ?? (oracle ? `${oracle.bin} ${oracle.args.join(' ')}` : 'no oracle'), 'ratio', 'recipes']]
   const linear = []
   try {
     for (const size of sizes) {
@@ -27,7 +28,8 @@ export async function oracleBench({ title, unit, sizes, make, collect, check, or
       const ours = time(() => collect(dir), runs)
       linear.push([size, ours])
       let theirs = NaN
-      if (bin) {
+      if (oracle?.run) theirs = time(() => oracle.run(dir), runs)
+      else if (bin) {
         oracle.setup?.(dir, bin)
         const cwd = oracle.cwd ? oracle.cwd(dir) : dir
         const run = () => execFileSync(bin, oracle.args, { cwd, env: { ...process.env, ...(oracle.env?.(base) ?? {}) }, stdio: 'ignore', timeout: 300_000 })

@@ -9,6 +9,7 @@ import { taskCollector } from './task.js'
 import { goCollector } from './go.js'
 import { pythonCollector } from './python.js'
 import { composerCollector } from './composer.js'
+import { vscodeCollector } from './vscode.js'
 
 export type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -22,4 +23,5 @@ export const BUILTIN_COLLECTORS: readonly Collector<any>[] = [
   goCollector,
   pythonCollector,
   composerCollector,
+  vscodeCollector,
 ]

@@ -38,6 +38,7 @@ const COLLECTOR_FLAGS = {
   'no-go': 'go',
   'no-python': 'python',
   'no-composer': 'composer',
+  'no-vscode': 'vscode',
 } as const
 
 const COMMON_OPTIONS = {

@@ -11,7 +11,7 @@ export const EXPOSURES = ['auto', 'tools', 'dispatcher'] as const
 export type Exposure = (typeof EXPOSURES)[number]
 
 /** Config keys of the built-in collectors, in the book's order. */
-export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile', 'go', 'python', 'composer'] as const
+export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile', 'go', 'python', 'composer', 'vscode'] as const
 export type CollectorKey = (typeof COLLECTOR_KEYS)[number]
 
 export interface CollectorConfig {
@@ -35,6 +35,7 @@ export interface Config {
     go: CollectorConfig
     python: CollectorConfig
     composer: CollectorConfig
+    vscode: CollectorConfig
   }
   naming: { style: NamingStyle }
   execution: { timeoutMs: number }
@@ -58,6 +59,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = deepFreeze({
     go: { enabled: true },
     python: { enabled: true },
     composer: { enabled: true },
+    vscode: { enabled: true },
   },
   naming: { style: 'scoped' },
   execution: { timeoutMs: 120_000 },
