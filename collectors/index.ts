@@ -10,6 +10,7 @@ import { goCollector } from './go.js'
 import { pythonCollector } from './python.js'
 import { composerCollector } from './composer.js'
 import { vscodeCollector } from './vscode.js'
+import { cmakeCollector } from './cmake.js'
 
 export type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -24,4 +25,5 @@ export const BUILTIN_COLLECTORS: readonly Collector<any>[] = [
   pythonCollector,
   composerCollector,
   vscodeCollector,
+  cmakeCollector,
 ]

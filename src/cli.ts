@@ -39,6 +39,7 @@ const COLLECTOR_FLAGS = {
   'no-python': 'python',
   'no-composer': 'composer',
   'no-vscode': 'vscode',
+  'no-cmake': 'cmake',
 } as const
 
 const COMMON_OPTIONS = {
