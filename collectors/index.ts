@@ -11,6 +11,7 @@ import { pythonCollector } from './python.js'
 import { composerCollector } from './composer.js'
 import { vscodeCollector } from './vscode.js'
 import { cmakeCollector } from './cmake.js'
+import { miseCollector } from './mise.js'
 
 export type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -26,4 +27,5 @@ export const BUILTIN_COLLECTORS: readonly Collector<any>[] = [
   composerCollector,
   vscodeCollector,
   cmakeCollector,
+  miseCollector,
 ]

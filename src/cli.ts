@@ -40,6 +40,7 @@ const COLLECTOR_FLAGS = {
   'no-composer': 'composer',
   'no-vscode': 'vscode',
   'no-cmake': 'cmake',
+  'no-mise': 'mise',
 } as const
 
 const COMMON_OPTIONS = {

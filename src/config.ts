@@ -11,7 +11,7 @@ export const EXPOSURES = ['auto', 'tools', 'dispatcher'] as const
 export type Exposure = (typeof EXPOSURES)[number]
 
 /** Config keys of the built-in collectors, in the book's order. */
-export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile', 'go', 'python', 'composer', 'vscode', 'cmake'] as const
+export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile', 'go', 'python', 'composer', 'vscode', 'cmake', 'mise'] as const
 export type CollectorKey = (typeof COLLECTOR_KEYS)[number]
 
 export interface CollectorConfig {
@@ -37,6 +37,7 @@ export interface Config {
     composer: CollectorConfig
     vscode: CollectorConfig
     cmake: CollectorConfig
+    mise: CollectorConfig
   }
   naming: { style: NamingStyle }
   execution: { timeoutMs: number }
@@ -62,6 +63,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = deepFreeze({
     composer: { enabled: true },
     vscode: { enabled: true },
     cmake: { enabled: true },
+    mise: { enabled: true },
   },
   naming: { style: 'scoped' },
   execution: { timeoutMs: 120_000 },

@@ -77,6 +77,7 @@ const INSTALL_HINTS: Record<string, string> = {
   yarn: 'install yarn (npm i -g yarn, or corepack enable)',
   bun: 'install bun (npm i -g bun)',
   npm: 'install Node.js with npm',
+  mise: 'install mise (npm i -g @jdxcode/mise, or https://mise.jdx.dev)',
   cmake: 'install CMake (apt-get install cmake)',
   ctest: 'install CMake, which ships ctest (apt-get install cmake)',
   cpack: 'install CMake, which ships cpack (apt-get install cmake)',
