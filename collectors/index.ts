@@ -12,6 +12,7 @@ import { composerCollector } from './composer.js'
 import { vscodeCollector } from './vscode.js'
 import { cmakeCollector } from './cmake.js'
 import { miseCollector } from './mise.js'
+import { nxCollector } from './nx.js'
 
 export type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -28,4 +29,5 @@ export const BUILTIN_COLLECTORS: readonly Collector<any>[] = [
   vscodeCollector,
   cmakeCollector,
   miseCollector,
+  nxCollector,
 ]

@@ -41,6 +41,7 @@ const COLLECTOR_FLAGS = {
   'no-vscode': 'vscode',
   'no-cmake': 'cmake',
   'no-mise': 'mise',
+  'no-nx': 'nx',
 } as const
 
 const COMMON_OPTIONS = {

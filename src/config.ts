@@ -11,7 +11,7 @@ export const EXPOSURES = ['auto', 'tools', 'dispatcher'] as const
 export type Exposure = (typeof EXPOSURES)[number]
 
 /** Config keys of the built-in collectors, in the book's order. */
-export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile', 'go', 'python', 'composer', 'vscode', 'cmake', 'mise'] as const
+export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile', 'go', 'python', 'composer', 'vscode', 'cmake', 'mise', 'nx'] as const
 export type CollectorKey = (typeof COLLECTOR_KEYS)[number]
 
 export interface CollectorConfig {
@@ -38,6 +38,7 @@ export interface Config {
     vscode: CollectorConfig
     cmake: CollectorConfig
     mise: CollectorConfig
+    nx: CollectorConfig
   }
   naming: { style: NamingStyle }
   execution: { timeoutMs: number }
@@ -64,6 +65,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = deepFreeze({
     vscode: { enabled: true },
     cmake: { enabled: true },
     mise: { enabled: true },
+    nx: { enabled: true },
   },
   naming: { style: 'scoped' },
   execution: { timeoutMs: 120_000 },

@@ -77,6 +77,7 @@ const INSTALL_HINTS: Record<string, string> = {
   yarn: 'install yarn (npm i -g yarn, or corepack enable)',
   bun: 'install bun (npm i -g bun)',
   npm: 'install Node.js with npm',
+  nx: 'install Nx in the workspace (npm i -D nx) or globally (npm i -g nx)',
   mise: 'install mise (npm i -g @jdxcode/mise, or https://mise.jdx.dev)',
   cmake: 'install CMake (apt-get install cmake)',
   ctest: 'install CMake, which ships ctest (apt-get install cmake)',

@@ -4,7 +4,7 @@
  */
 
 /** The built-in collectors' sources, in the book's default order. */
-export const BUILTIN_SOURCES = ['make', 'scripts', 'just', 'deno', 'cargo', 'task', 'go', 'python', 'composer', 'vscode', 'cmake', 'mise'] as const
+export const BUILTIN_SOURCES = ['make', 'scripts', 'just', 'deno', 'cargo', 'task', 'go', 'python', 'composer', 'vscode', 'cmake', 'mise', 'nx'] as const
 export type BuiltinSource = (typeof BUILTIN_SOURCES)[number]
 
 /** A declared parameter of a recipe (a just recipe's parameters, for example). */
