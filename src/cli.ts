@@ -62,7 +62,9 @@ Usage:
 
 Commands:
   scan      List every command found (Makefile, package.json scripts, justfile,
-            deno tasks, Cargo targets, Taskfile). Diagnostics go to stderr.
+            deno tasks, Cargo targets, Taskfile, Go modules, pyproject.toml task
+            runners, composer.json, .vscode/tasks.json, CMake presets, mise, Nx).
+            Diagnostics go to stderr.
   docs      Write COMMANDS.md (or --output FILE; '-' for stdout).
   run       Run one command by tool name (make_build), name (build) or
             runner:name (pnpm:build), streaming its output; exits with its code.
@@ -73,7 +75,8 @@ Options:
   -o, --output FILE     docs output file (default: ROOT/COMMANDS.md)
       --naming STYLE    tool names: scoped (make_build, default) or flat (build)
       --runner NAME     package.json runner: auto (default), npm, yarn, pnpm, bun
-      --no-make --no-scripts --no-just --no-deno --no-cargo --no-task --no-go --no-python
+      --no-make --no-scripts --no-just --no-deno --no-cargo --no-task
+      --no-go --no-python --no-composer --no-vscode --no-cmake --no-mise --no-nx
                         skip a collector
       --timeout MS      run: kill the command tree after MS milliseconds (default 120000)
   -h, --help            show this help
