@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import { readText, relPosix } from './fs.js'
 import { insideRoot } from './inside-root.js'
+import { listObjectLines } from './json-list-lines.js'
 import { isRecord, kind, parseJsonText, positionLocator } from './json-text.js'
 import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
@@ -93,7 +94,7 @@ export function collectCmake(root: string): CollectorResult {
         report(rel, `"${k.key}" must be a list of presets, not ${kind(list)}; cmake refuses the file`)
         continue
       }
-      const keyLines = presetLines(text, k.key, at)
+      const keyLines = listObjectLines(text, k.key)
       list.forEach((raw, index) => {
         const line = keyLines[index]
         if (!isRecord(raw) || typeof raw.name !== 'string' || raw.name === '') {
@@ -320,34 +321,6 @@ export function collectCmake(root: string): CollectorResult {
     }))
   }
   return { recipes, diagnostics, files }
-}
-
-/** The lines of the `name` keys of a preset list's objects, in order (each preset's own line). */
-function presetLines(text: string, listKey: string, at: (offset: number) => { line: number }): number[] {
-  const start = text.indexOf(`"${listKey}"`)
-  if (start === -1) return []
-  const lines: number[] = []
-  let depth = 0
-  let started = false
-  for (let i = text.indexOf('[', start); i !== -1 && i < text.length; i++) {
-    const c = text[i]
-    if (c === '"') {
-      let end = text.indexOf('"', i + 1)
-      while (end !== -1 && text[end - 1] === '\\' && text[end - 2] !== '\\') end = text.indexOf('"', end + 1)
-      if (end === -1) break
-      i = end
-      continue
-    }
-    if (c === '[' || c === '{') {
-      if (c === '{' && depth === 1) lines.push(at(i).line)
-      depth++
-      started = true
-    } else if (c === ']' || c === '}') {
-      depth--
-      if (started && depth === 0) break
-    }
-  }
-  return lines
 }
 
 function lineOfText(text: string, needle: string, at: (offset: number) => { line: number }): number | undefined {

@@ -12,7 +12,9 @@ import { basename, join, posix, resolve } from 'node:path'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import { readText, relPosix } from './fs.js'
 import { insideRoot } from './inside-root.js'
-import { isRecord, parseJsonText, type Node } from './json-text.js'
+import { isRecord, parseJsonText, positionLocator } from './json-text.js'
+import { listObjectLines } from './json-list-lines.js'
+import type { ParseError } from 'jsonc-parser'
 import { jsoncParser } from './lazy.js'
 import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
@@ -49,29 +51,42 @@ export function collectVscode(root: string): CollectorResult {
   const diagnostics: Diagnostic[] = []
   const report = (message: string, line?: number, severity: 'error' | 'warning' = 'warning') =>
     diagnostics.push(createDiagnostic({ source: SOURCE, file: FILE, ...(line ? { line } : {}), message, severity }))
-  const parsed = parseJsonText(text, true)
-  if (!parsed.root) {
-    report(`tasks.json is not valid JSONC (line ${parsed.error!.line}, column ${parsed.error!.column}: ${parsed.error!.message}); VS Code can't read its tasks either`, parsed.error!.line, 'error')
-    return { recipes: [], diagnostics, files: [FILE] }
+  // The common case: one jsonc-parser pass for the values (no syntax tree); a file with syntax
+  // errors goes through json-text.ts for its positions and words.
+  const errors: ParseError[] = []
+  let doc: unknown
+  try {
+    doc = JSON.parse(text) // most tasks.json files have no comments: the native parser is fastest
+  } catch {
+    doc = jsoncParser().parse(text, errors, { allowTrailingComma: true })
   }
-  if (parsed.missingComma) report(`tasks.json misses a comma at line ${parsed.missingComma.line}, column ${parsed.missingComma.column}; VS Code's lenient parser reads on, and so does this, but fix it`, parsed.missingComma.line)
-  const doc = jsoncParser().getNodeValue(parsed.root) as unknown
+  if (errors.length > 0) {
+    const parsed = parseJsonText(text, true)
+    if (!parsed.root) {
+      report(`tasks.json is not valid JSONC (line ${parsed.error!.line}, column ${parsed.error!.column}: ${parsed.error!.message}); VS Code can't read its tasks either`, parsed.error!.line, 'error')
+      return { recipes: [], diagnostics, files: [FILE] }
+    }
+    if (parsed.missingComma) report(`tasks.json misses a comma at line ${parsed.missingComma.line}, column ${parsed.missingComma.column}; VS Code's lenient parser reads on, and so does this, but fix it`, parsed.missingComma.line)
+    doc = jsoncParser().getNodeValue(parsed.root) as unknown
+  }
   if (!isRecord(doc)) {
     report('tasks.json must hold an object with "version" and "tasks"', 1, 'error')
     return { recipes: [], diagnostics, files: [FILE] }
   }
-  const lineOf = (path: (string | number)[]): number | undefined => {
-    const node: Node | undefined = jsoncParser().findNodeAtLocation(parsed.root!, path)
-    return node ? parsed.lineAt(node.parent?.type === 'property' ? node.parent.offset : node.offset) : undefined
+  const plain = text.includes('//') || text.includes('/*') ? jsoncParser().stripComments(text, ' ') : text
+  const at = positionLocator(plain)
+  const lineOf = (key: string): number | undefined => {
+    const i = plain.indexOf(`"${key}"`)
+    return i === -1 ? undefined : at(i).line
   }
   if (doc.version !== '2.0.0') {
-    report(`tasks.json version ${JSON.stringify(doc.version ?? null)} is not read: only version "2.0.0" is (VS Code converts older files when you open them; set "version": "2.0.0")`, lineOf(['version']) ?? 1)
+    report(`tasks.json version ${JSON.stringify(doc.version ?? null)} is not read: only version "2.0.0" is (VS Code converts older files when you open them; set "version": "2.0.0")`, lineOf('version') ?? 1)
     if (doc.version !== undefined) return { recipes: [], diagnostics, files: [FILE] }
   }
   const tasks = doc.tasks
   if (tasks === undefined) return { recipes: [], diagnostics, files: [FILE] }
   if (!Array.isArray(tasks)) {
-    report('"tasks" must be a list of task objects; VS Code reads none of them', lineOf(['tasks']), 'error')
+    report('"tasks" must be a list of task objects; VS Code reads none of them', lineOf('tasks'), 'error')
     return { recipes: [], diagnostics, files: [FILE] }
   }
   const globalOptions = { ...(isRecord(doc.options) ? doc.options : {}), ...(isRecord((doc[HOST_KEY] as Task | undefined)?.options) ? ((doc[HOST_KEY] as Task).options as Task) : {}) }
@@ -93,15 +108,14 @@ export function collectVscode(root: string): CollectorResult {
     return { text: out, ...(unknown ? { unknown } : {}) }
   }
 
-  const taskNodes = jsoncParser().findNodeAtLocation(parsed.root, ['tasks'])?.children ?? []
+  const taskLines = listObjectLines(plain, 'tasks')
   // Real-path checks per distinct cwd, not per task.
   const cwdInside = new Map<string, boolean>()
   const built = new Map<string, Built>()
   const compoundLabels = new Set<string>()
   const compound: Array<{ label: string; deps: string[]; line?: number; description: string; sequence: boolean }> = []
   tasks.forEach((raw, index) => {
-    const node = taskNodes[index]
-    const line = node ? parsed.lineAt(node.offset) : undefined
+    const line = taskLines[index]
     if (!isRecord(raw)) {
       report(`tasks[${index}] must be an object; VS Code skips it`, line)
       return
