@@ -3,8 +3,8 @@
 // names its shell completion uses, and the "Configured tasks" of `poe --help` for the help texts),
 // `pdm run --json` (less the `_` names `pdm run --list` hides) and `hatch env show --json` (each
 // env's scripts after templates and matrices) must agree with the collector's recipes. A runner
-// that refuses the file must meet a collector diagnostic. rye can't be installed from a registry
-// here (it ships through its own installer), so rye scripts are checked by the fixtures only.
+// that refuses the file must meet a collector diagnostic. rye can't be installed here (see the
+// skipped test at the end), so rye scripts are checked by the fixtures only.
 import { describe, it as test } from 'node:test'
 import assert from 'node:assert/strict'
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
@@ -104,3 +104,7 @@ describe('the python collector against poe, pdm and hatch', { concurrency: 3 }, 
     })
   }
 })
+
+test('rye run --list agrees with the collector\'s rye scripts', {
+  skip: 'rye cannot be installed here: it ships through its own installer (release downloads this machine cannot reach), and the "rye" name on PyPI is an unrelated project; rye scripts are checked by the fixtures only',
+}, () => {})
