@@ -8,15 +8,17 @@
  *   and mise/tasks/ (later directories override), subdirectories joined with `:`, the extension
  *   dropped unless another file of the directory has that name, `#MISE key=value` (or
  *   `# [MISE] key=value`) header comments read as TOML. A config task wins over a file task of
- *   the same name. Hidden tasks are left out, as `mise tasks ls` leaves them out; the list
+ *   the same name. `[task_config] includes` (TOML files of tasks, task directories) replaces the
+ *   default directories, as in mise. Hidden tasks are left out, as `mise tasks ls` leaves them out; the list
  *   is sorted by name as mise sorts it. Config files from parent directories and the global config
  *   are outside the scanned directory and not read.
  */
 import { readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, posix } from 'node:path'
 import type { TomlError } from 'smol-toml'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
-import { readText } from './fs.js'
+import { isFile, readText } from './fs.js'
+import { insideRoot } from './inside-root.js'
 import { smolToml } from './lazy.js'
 import { shellWord } from './shell-word.js'
 import { TomlLines } from './toml-lines.js'
@@ -54,6 +56,38 @@ export function collectMise(root: string): CollectorResult {
   const report = (file: string, message: string, line?: number, severity: 'error' | 'warning' = 'warning') =>
     diagnostics.push(createDiagnostic({ source: SOURCE, file, ...(line ? { line } : {}), message, severity }))
   const tasks = new Map<string, Task>()
+  // `[task_config] includes` replaces the default task directories (the highest-precedence file's).
+  let includes: string[] | undefined
+  let includesFrom: { file: string; line?: number } | undefined
+
+  /** The tasks of one TOML table (`[tasks]` of a config, or the top level of an included file). */
+  const addTasks = (into: Map<string, Task>, defs: Table, file: string, lines: TomlLines, prefix: string[]) => {
+    for (const [name, def] of Object.entries(defs)) {
+      const line = lines.lineOf([...prefix, name])
+      const at = line ? { line } : {}
+      if (typeof def === 'string' || Array.isArray(def)) {
+        into.set(name, { name, description: '', run: list(def), depends: [], aliases: [], hide: false, file, ...at })
+        continue
+      }
+      const t = table(def)
+      if (!t) {
+        report(file, `task "${name}" must be a command string, a list of commands or a table; mise refuses it`, line, 'error')
+        continue
+      }
+      const run = list(t.run)
+      if (run.length === 0 && typeof t.file === 'string') run.push(t.file)
+      into.set(name, {
+        name,
+        description: typeof t.description === 'string' ? t.description : '',
+        run,
+        depends: dependsOf(t.depends),
+        aliases: list(t.alias),
+        hide: t.hide === true,
+        file,
+        ...at,
+      })
+    }
+  }
 
   for (const file of MISE_CONFIG_FILES) {
     const text = readText(join(root, file))
@@ -68,44 +102,48 @@ export function collectMise(root: string): CollectorResult {
       continue
     }
     const lines = new TomlLines(text)
+    const taskConfig = table(doc.task_config)
+    if (taskConfig?.includes !== undefined) {
+      includes = Array.isArray(taskConfig.includes) ? taskConfig.includes.filter((x): x is string => typeof x === 'string') : []
+      includesFrom = { file, ...(lines.lineOf(['task_config', 'includes']) ? { line: lines.lineOf(['task_config', 'includes'])! } : {}) }
+    }
     if (doc.tasks === undefined) continue
     const defs = table(doc.tasks)
     if (!defs) {
       report(file, '[tasks] must be a table of task names; mise refuses this file', lines.lineOf(['tasks']), 'error')
       continue
     }
-    if (table(doc.task_config)?.includes !== undefined) report(file, '[task_config] includes are not read; only the default task directories and this file\'s [tasks] are listed', lines.lineOf(['task_config']))
-    for (const [name, def] of Object.entries(defs)) {
-      const line = lines.lineOf(['tasks', name])
-      const at = line ? { line } : {}
-      if (typeof def === 'string' || Array.isArray(def)) {
-        tasks.set(name, { name, description: '', run: list(def), depends: [], aliases: [], hide: false, file, ...at })
-        continue
-      }
-      const t = table(def)
-      if (!t) {
-        report(file, `task "${name}" must be a command string, a list of commands or a table; mise refuses it`, line, 'error')
-        continue
-      }
-      const run = list(t.run)
-      if (run.length === 0 && typeof t.file === 'string') run.push(t.file)
-      tasks.set(name, {
-        name,
-        description: typeof t.description === 'string' ? t.description : '',
-        run,
-        depends: dependsOf(t.depends),
-        aliases: list(t.alias),
-        hide: t.hide === true,
-        file,
-        ...at,
-      })
-    }
+    addTasks(tasks, defs, file, lines, ['tasks'])
   }
 
   // File tasks first: a config task of the same name wins over them (measured against mise).
   const fileTasks = new Map<string, Task>()
+  const taskDirs: string[] = []
+  for (const inc of includes ?? MISE_TASK_DIRS) {
+    const rel = posix.normalize(inc.replace(/^\.\//, '')).replace(/\/+$/, '')
+    const where = includesFrom ?? { file: '.' }
+    if (includes && (rel.startsWith('../') || rel === '..' || inc.startsWith('/') || !insideRoot(root, join(root, rel)))) {
+      report(where.file, `task_config includes ${inc}, outside the scanned directory (by its real path); its tasks are not listed`, where.line)
+      continue
+    }
+    if (includes && /[*?[{]/.test(inc)) {
+      report(where.file, `task_config includes the pattern ${inc}; patterns are not expanded here, so its tasks are not listed`, where.line)
+      continue
+    }
+    if (rel.endsWith('.toml') && isFile(join(root, rel))) {
+      const text = readText(join(root, rel))
+      if (text === undefined) continue
+      files.push(rel)
+      try {
+        addTasks(fileTasks, smolToml().parse(text) as Table, rel, new TomlLines(text), [])
+      } catch (error) {
+        const e = error as TomlError
+        report(rel, `${rel} is not valid TOML: ${String(e?.message ?? error).split('\n')[0]!.replace(/^Invalid TOML document: /, '')}; mise refuses it, fix the syntax`, typeof e?.line === 'number' ? e.line : undefined, 'error')
+      }
+    } else taskDirs.push(rel)
+  }
   {
-    for (const { rel, name } of executables(root, MISE_TASK_DIRS)) {
+    for (const { rel, name } of executables(root, taskDirs)) {
       const text = readText(join(root, rel)) ?? ''
       const meta: Table = {}
       const headerLines = text.split('\n', 200)
