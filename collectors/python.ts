@@ -4,8 +4,9 @@
  * - `[tool.poe.tasks]` → `poe <task>` (names starting with `_` are private, as poe hides them);
  * - `[tool.pdm.scripts]` → `pdm run <script>` (`_` is shared options; `_name` is hidden, as
  *   `pdm run --list` hides it);
- * - `[tool.hatch.envs.<env>.scripts]` → `hatch run <script>` in the default env, else
- *   `hatch run <env>:<script>`; an env's scripts inherited from its template are not repeated;
+ * - `[tool.hatch.envs.<env>.scripts]` (and hatch.toml's `[envs.<env>.scripts]`, which win) →
+ *   `hatch run <script>` in the default env, else `hatch run <env>:<script>`; an env's scripts
+ *   inherited from its template are not repeated (hatch.toml's `[envs]` replaces pyproject's);
  * - `[tool.rye.scripts]` → `rye run <script>`;
  * - `[project.scripts]` entry points → the entry point's name (installed by `pip install .`).
  * Several runners may use one name, so each recipe's id carries its runner (`python:poe:test`).
@@ -21,6 +22,7 @@ import type { Collector, CollectContext, CollectorResult } from './types.js'
 
 const SOURCE = 'python'
 const FILE = 'pyproject.toml'
+const HATCH_FILE = 'hatch.toml'
 
 type Table = Record<string, unknown>
 const table = (v: unknown): Table | undefined => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) ? (v as Table) : undefined)
@@ -178,33 +180,58 @@ function entryPoints(project: Table, problem: (path: string[], message: string) 
 }
 
 export function collectPython(root: string): CollectorResult {
-  const text = readText(join(root, FILE))
-  if (text === undefined) return { recipes: [], diagnostics: [], files: [] }
   const diagnostics: Diagnostic[] = []
-  let doc: Table
-  try {
-    doc = smolToml().parse(text) as Table
-  } catch (error) {
-    const e = error as TomlError
-    const first = String(e?.message ?? error).split('\n')[0]!.replace(/^Invalid TOML document: /, '')
-    diagnostics.push(createDiagnostic({ source: SOURCE, file: FILE, ...(typeof e?.line === 'number' ? { line: e.line } : {}), message: `pyproject.toml is not valid TOML: ${first}; fix the syntax (every Python tool refuses it too)` }))
-    return { recipes: [], diagnostics, files: [FILE] }
+  const files: string[] = []
+  /** One TOML file: its document and key lines, or undefined (missing, or a diagnostic said why). */
+  const load = (file: string): { doc: Table; lines: TomlLines } | undefined => {
+    const text = readText(join(root, file))
+    if (text === undefined) return undefined
+    files.push(file)
+    try {
+      return { doc: smolToml().parse(text) as Table, lines: new TomlLines(text) }
+    } catch (error) {
+      const e = error as TomlError
+      const first = String(e?.message ?? error).split('\n')[0]!.replace(/^Invalid TOML document: /, '')
+      diagnostics.push(createDiagnostic({ source: SOURCE, file, ...(typeof e?.line === 'number' ? { line: e.line } : {}), message: `${file} is not valid TOML: ${first}; fix the syntax (every Python tool refuses it too)` }))
+      return undefined
+    }
   }
-  const lines = new TomlLines(text)
+  const pyproject = load(FILE)
+  // hatch.toml holds the same settings as [tool.hatch] without the prefix, and wins over it.
+  const hatchToml = load(HATCH_FILE)
+  if (!pyproject && !hatchToml) return { recipes: [], diagnostics, files }
+  const doc = pyproject?.doc ?? {}
+  /** A key's file and line: hatch.toml's `envs...` for a path under tool.hatch it defines, else pyproject.toml's. */
+  const locate = (path: string[]): { file: string; line?: number } => {
+    if (hatchToml && fromToml && path[0] === 'tool' && path[1] === 'hatch' && path[2] === 'envs') {
+      const line = hatchToml.lines.lineOf(path.slice(2))
+      if (line) return { file: HATCH_FILE, line }
+    }
+    const line = pyproject?.lines.lineOf(path)
+    return { file: FILE, ...(line ? { line } : {}) }
+  }
   const problem = (path: string[], message: string) => {
-    const line = lines.lineOf(path)
-    diagnostics.push(createDiagnostic({ source: SOURCE, file: FILE, ...(line ? { line } : {}), message, severity: 'warning' }))
+    diagnostics.push(createDiagnostic({ source: SOURCE, ...locate(path), message, severity: 'warning' }))
   }
   const tool = table(doc.tool) ?? {}
+  // hatch.toml's [envs] replaces [tool.hatch.envs] as a whole (measured with hatch 1.18).
+  const pyEnvs = table(table(tool.hatch)?.envs)
+  const tomlEnvs = table(hatchToml?.doc.envs)
+  if (pyEnvs && tomlEnvs) {
+    const line = pyproject?.lines.lineOf(['tool', 'hatch', 'envs'])
+    diagnostics.push(createDiagnostic({ source: SOURCE, file: FILE, ...(line ? { line } : {}), severity: 'warning', message: 'hatch.toml has [envs], so hatch ignores [tool.hatch.envs] in pyproject.toml: its scripts are not listed (move them to hatch.toml, or drop one of the two)' }))
+  }
+  const envs: Table = tomlEnvs ?? pyEnvs ?? {}
+  const fromToml = tomlEnvs !== undefined
   const found: Found[] = [
     ...(table(tool.poe) ? poeTasks(table(tool.poe)!, problem) : []),
     ...(table(tool.pdm) ? pdmScripts(table(tool.pdm)!, problem) : []),
-    ...(table(table(tool.hatch)?.envs) ? hatchScripts(table(table(tool.hatch)!.envs)!, problem) : []),
+    ...hatchScripts(envs, problem),
     ...(table(tool.rye) ? ryeScripts(table(tool.rye)!, problem) : []),
     ...(table(doc.project) ? entryPoints(table(doc.project)!, problem) : []),
   ]
   const recipes: Recipe[] = found.map((f) => {
-    const line = lines.lineOf(f.path)
+    const where = locate(f.path)
     return createRecipe({
       id: recipeId(SOURCE, '.', `${f.runner === f.name && f.path[0] === 'project' ? 'entry' : f.runner}:${f.name}`),
       source: SOURCE,
@@ -212,19 +239,18 @@ export function collectPython(root: string): CollectorResult {
       name: f.name,
       command: f.command,
       description: f.description,
-      file: FILE,
-      ...(line ? { line } : {}),
+      ...where,
       ...(f.prerequisites ? { prerequisites: f.prerequisites } : {}),
       ...(f.scope ? { scope: f.scope } : {}),
     })
   })
-  return { recipes, diagnostics, files: [FILE] }
+  return { recipes, diagnostics, files }
 }
 
 export const pythonCollector: Collector = {
   source: SOURCE,
   configKey: 'python',
-  manifestNames: [FILE],
+  manifestNames: [FILE, HATCH_FILE],
   collect(ctx: CollectContext): CollectorResult {
     return collectPython(ctx.root)
   },

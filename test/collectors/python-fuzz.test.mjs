@@ -19,5 +19,5 @@ const MUTATIONS = {
 if (isMainThread) await fuzzTest({ url: import.meta.url, label: 'python collector (pyproject.toml)', cases: CASES })
 else {
   const { pythonCollector } = await import('../../dist/collectors/python.js')
-  await fuzzWorker({ collector: pythonCollector, fixtures: new URL('../fixtures/python/', import.meta.url).pathname, cases: CASES, mutations: MUTATIONS, files: (text) => ({ 'pyproject.toml': text }) })
+  await fuzzWorker({ collector: pythonCollector, fixtures: new URL('../fixtures/python/', import.meta.url).pathname, cases: CASES, mutations: MUTATIONS, files: (text, pick, another) => ({ 'pyproject.toml': text, ...(pick(4) === 0 ? { 'hatch.toml': another() } : {}) }) })
 }

@@ -6,7 +6,7 @@ import { fixtureTests } from '../support/expected-fixtures.mjs'
 
 fixtureTests(pythonCollector, new URL('../fixtures/python/', import.meta.url).pathname)
 
-test('python collector: pyproject.toml only, its own config key', () => {
-  assert.deepEqual([...pythonCollector.manifestNames], ['pyproject.toml'])
+test('python collector: pyproject.toml and hatch.toml, its own config key', () => {
+  assert.deepEqual([...pythonCollector.manifestNames], ['pyproject.toml', 'hatch.toml'])
   assert.equal(pythonCollector.configKey, 'python')
 })
