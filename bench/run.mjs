@@ -13,7 +13,7 @@ const step = (cmd) => {
 }
 step('npm run --silent build')
 // The runners' own listing commands are the baselines: put the pinned ones on PATH.
-const env = spawnSync('bash', ['-c', 'source test/setup/10-runners.sh >/dev/null && echo "$PATH"'], { cwd: root, encoding: 'utf8' })
+const env = spawnSync('bash', ['-c', 'source test/setup/10-runners.sh >/dev/null && source test/setup/40-tools.sh >/dev/null && echo "$PATH"'], { cwd: root, encoding: 'utf8' })
 if (env.status === 0) process.env.PATH = env.stdout.trim()
 const benches = readdirSync(join(root, 'bench'))
   .filter((f) => f.endsWith('.bench.mjs'))

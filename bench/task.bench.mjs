@@ -1,13 +1,18 @@
 // The task collector on synthetic Taskfiles: a root Taskfile including 20 Taskfiles (two of
-// them nested one level further), 1,000 / 2,500 / 5,000 tasks. go-task itself can't be
-// installed here (its npm package downloads the binary at install time), so the baseline is
-// the floor any static reader pays: parsing the same files with the yaml package and nothing
-// else. Medians of several runs; "overhead" is collector time over parse-only time.
+// them nested one level further), 1,000 / 2,500 / 5,000 tasks, against two baselines in the same
+// run: the real go-task's listing (`task --list-all --json`, the pinned go-task-bin wheel from
+// test/setup/40-tools.sh), and the floor any static reader pays: parsing the same files with the
+// yaml package and nothing else. Medians of several runs; "overhead" is collector time over
+// parse-only time.
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseDocument } from 'yaml'
 import { taskCollector } from '../dist/collectors/task.js'
+import { findBin } from './scripts.bench.mjs'
+
+const TASK = findBin('task')
 
 const SIZES = [1000, 2500, 5000]
 const RUNS = Number(process.env.BENCH_RUNS ?? 7)
@@ -88,18 +93,21 @@ for (const size of SIZES) {
     const files = build(dir, size)
     const ours = time(() => taskCollector.collect({ root: dir, options: { enabled: true } }))
     const parseOnly = time(() => files.map((f) => parseDocument(readFileSync(f, 'utf8'))))
-    rows.push({ size, files: ours.result.files.length, recipes: ours.result.recipes.length, ours, parse: parseOnly })
+    const goTask = TASK ? time(() => execFileSync(TASK, ['--list-all', '--json'], { cwd: dir, stdio: 'ignore' })) : undefined
+    rows.push({ size, files: ours.result.files.length, recipes: ours.result.recipes.length, ours, parse: parseOnly, goTask })
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
-console.log(`task collector vs a parse-only baseline (yaml parseDocument of the same files; no go-task binary here), median of ${RUNS} runs; load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`)
-console.log('tasks  files  listed | wall ms: collector  parse-only  overhead | cpu ms: collector  parse-only  overhead | collector cpu us/task')
+console.log(`task collector vs task --list-all --json and a parse-only baseline (yaml parseDocument of the same files), median of ${RUNS} runs; load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`)
+if (!TASK) console.log('(go-task is not on PATH: source test/setup/40-tools.sh, or npm run bench)')
+console.log('tasks  files  listed | wall ms: collector  parse-only  overhead  go-task  ratio | cpu ms: collector  parse-only  overhead | collector cpu us/task')
 for (const r of rows) {
   console.log([
     String(r.size).padStart(5), String(r.files).padStart(6), String(r.recipes).padStart(7), '|',
-    r.ours.ms.toFixed(1).padStart(18), r.parse.ms.toFixed(1).padStart(11), `${(r.ours.ms / r.parse.ms).toFixed(2)}x`.padStart(9), '|',
+    r.ours.ms.toFixed(1).padStart(18), r.parse.ms.toFixed(1).padStart(11), `${(r.ours.ms / r.parse.ms).toFixed(2)}x`.padStart(9),
+    (r.goTask ? r.goTask.ms.toFixed(1) : 'n/a').padStart(8), (r.goTask ? `${(r.goTask.ms / r.ours.ms).toFixed(1)}x` : '').padStart(6), '|',
     r.ours.cpu.toFixed(1).padStart(17), r.parse.cpu.toFixed(1).padStart(11), `${(r.ours.cpu / r.parse.cpu).toFixed(2)}x`.padStart(9), '|',
     ((r.ours.cpu * 1000) / r.size).toFixed(1).padStart(22),
   ].join(' '))

@@ -6,6 +6,13 @@ import { justCollector } from './just.js'
 import { denoCollector } from './deno.js'
 import { cargoCollector } from './cargo.js'
 import { taskCollector } from './task.js'
+import { goCollector } from './go.js'
+import { pythonCollector } from './python.js'
+import { composerCollector } from './composer.js'
+import { vscodeCollector } from './vscode.js'
+import { cmakeCollector } from './cmake.js'
+import { miseCollector } from './mise.js'
+import { nxCollector } from './nx.js'
 
 export type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -16,4 +23,11 @@ export const BUILTIN_COLLECTORS: readonly Collector<any>[] = [
   denoCollector,
   cargoCollector,
   taskCollector,
+  goCollector,
+  pythonCollector,
+  composerCollector,
+  vscodeCollector,
+  cmakeCollector,
+  miseCollector,
+  nxCollector,
 ]

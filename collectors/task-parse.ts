@@ -54,6 +54,28 @@ export interface ReadResult {
   problems: TaskProblem[]
 }
 
+/** The first repeated key of a mapping anywhere under `map`, except in the `ordered` maps (whose own keys may repeat). */
+function duplicateKey(map: YAMLMap, ordered: Set<unknown>): Node | undefined {
+  const stack: unknown[] = [map]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (yaml().isMap(node)) {
+      const keys = new Set<unknown>()
+      for (const pair of node.items) {
+        const key = yaml().isScalar(pair.key) ? pair.key.value : pair.key
+        if (!ordered.has(node) && key !== '<<') {
+          if (keys.has(key)) return pair.key as Node
+          keys.add(key)
+        }
+        stack.push(pair.value)
+      }
+    } else if (yaml().isSeq(node)) {
+      stack.push(...node.items)
+    }
+  }
+  return undefined
+}
+
 /** go-task's special variables: set by task itself, never `VAR=value` hints. */
 const SPECIAL_VARS = new Set([
   'CLI_ARGS', 'CLI_ARGS_LIST', 'CLI_FORCE', 'CLI_SILENT', 'CLI_VERBOSE', 'CLI_OFFLINE', 'CLI_ASSUME_YES',
@@ -133,7 +155,9 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     Error.stackTraceLimit = 0
     let doc: Document
     try {
-      doc = yaml().parseDocument(text, { lineCounter, merge: true, prettyErrors: false })
+      // Duplicate keys are checked below: go-task accepts them in "tasks" and "includes" (its
+      // ordered maps keep the first position and the last value) and refuses them elsewhere.
+      doc = yaml().parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: false })
     } finally {
       Error.stackTraceLimit = stackTraceLimit
     }
@@ -155,6 +179,13 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
       return result
     }
     const field = (name: string): Pair | undefined => (top as YAMLMap).items.find((p) => (yaml().isScalar(p.key) ? p.key.value : p.key) === name) as Pair | undefined
+    const orderedMaps = new Set<unknown>([field('tasks')?.value, field('includes')?.value])
+    const duplicate = duplicateKey(top as YAMLMap, orderedMaps)
+    if (duplicate) {
+      const line = lineOf(duplicate)
+      problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: `YAML error: Map keys must be unique (${JSON.stringify(String((duplicate as { value?: unknown }).value))} is repeated); go-task can't read this Taskfile until it is fixed` })
+      return result
+    }
 
     const version = field('version')
     const versionText = version && yaml().isScalar(version.value) ? String(version.value.value ?? '') : ''
@@ -185,7 +216,7 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     if (tasksField && tasksNode !== null && tasksNode !== undefined && !yaml().isMap(tasksNode) && !(yaml().isScalar(tasksNode) && tasksNode.value === null)) {
       problems.push({ file: abs, line: lineOf(tasksNode), severity: 'error', message: '"tasks" must be a mapping of task names to tasks; go-task rejects this file' })
     } else if (yaml().isMap(tasksNode)) {
-      const seen = new Set<string>()
+      const seen = new Map<string, { index: number; line?: number }>()
       for (const pair of tasksNode.items) {
         const name = yaml().isScalar(pair.key) ? str(pair.key.value) : undefined
         const line = lineOf(pair.key as Node)
@@ -193,14 +224,21 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
           problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: 'a task name must be a non-empty string; rename the task' })
           continue
         }
-        if (seen.has(name)) continue
-        seen.add(name)
         const value = toJS(pair.value, doc)
         const task = value === INVALID ? undefined : taskFrom(name, value, abs, line, fixedVars)
         if (!task) {
           problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: `task "${name}" must be a command string, a list of commands or a mapping; go-task rejects this file` })
           continue
         }
+        const earlier = seen.get(name)
+        if (earlier) {
+          // go-task keeps the first position and the last definition.
+          problems.push({ file: abs, ...(line ? { line } : {}), severity: 'warning', message: `task "${name}" is defined twice (lines ${earlier.line} and ${line}); go-task uses this last definition, so remove or rename the other` })
+          result[earlier.index] = task
+          earlier.line = line
+          continue
+        }
+        seen.set(name, { index: result.length, ...(line ? { line } : {}) })
         result.push(task)
       }
     }
@@ -211,7 +249,7 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     if (includesNode && !yaml().isMap(includesNode) && !(yaml().isScalar(includesNode) && includesNode.value === null)) {
       problems.push({ file: abs, line: lineOf(includesNode as Node), severity: 'error', message: '"includes" must be a mapping of namespaces to Taskfiles; go-task rejects this file' })
     } else if (yaml().isMap(includesNode)) {
-      for (const pair of includesNode.items) {
+      for (const pair of lastOfEachKey(includesNode.items as Pair[])) {
         const include = includeFrom(pair, toJS(pair.value, doc), lineOf(pair.key as Node))
         if (!include) {
           problems.push({ file: abs, line: lineOf(pair.key as Node), severity: 'error', message: 'an include must be a path or a mapping with "taskfile"; fix this entry' })
@@ -232,6 +270,19 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
       }
     }
     return result
+  }
+
+  /** The pairs with one per key: the last value at the first key's position, as go-task's ordered maps. */
+  const lastOfEachKey = (pairs: Pair[]): Pair[] => {
+    const at = new Map<unknown, number>()
+    const out: Pair[] = []
+    for (const pair of pairs) {
+      const key = yaml().isScalar(pair.key) ? pair.key.value : pair.key
+      const index = at.get(key)
+      if (index === undefined) at.set(key, out.push(pair) - 1)
+      else out[index] = new (yaml().Pair)(out[index]!.key, pair.value) as Pair
+    }
+    return out
   }
 
   const resolveInclude = (from: string, include: Include, fileVars: Map<string, string>): string | undefined => {

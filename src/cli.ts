@@ -35,6 +35,13 @@ const COLLECTOR_FLAGS = {
   'no-deno': 'deno',
   'no-cargo': 'cargo',
   'no-task': 'taskfile',
+  'no-go': 'go',
+  'no-python': 'python',
+  'no-composer': 'composer',
+  'no-vscode': 'vscode',
+  'no-cmake': 'cmake',
+  'no-mise': 'mise',
+  'no-nx': 'nx',
 } as const
 
 const COMMON_OPTIONS = {
@@ -57,7 +64,9 @@ Usage:
 
 Commands:
   scan      List every command found (Makefile, package.json scripts, justfile,
-            deno tasks, Cargo targets, Taskfile). Diagnostics go to stderr.
+            deno tasks, Cargo targets, Taskfile, Go modules, pyproject.toml task
+            runners, composer.json, .vscode/tasks.json, CMake presets, mise, Nx).
+            Diagnostics go to stderr.
   docs      Write COMMANDS.md (or --output FILE; '-' for stdout).
   run       Run one command by tool name (make_build), name (build) or
             runner:name (pnpm:build), streaming its output; exits with its code.
@@ -69,6 +78,7 @@ Options:
       --naming STYLE    tool names: scoped (make_build, default) or flat (build)
       --runner NAME     package.json runner: auto (default), npm, yarn, pnpm, bun
       --no-make --no-scripts --no-just --no-deno --no-cargo --no-task
+      --no-go --no-python --no-composer --no-vscode --no-cmake --no-mise --no-nx
                         skip a collector
       --timeout MS      run: kill the command tree after MS milliseconds (default 120000)
   -h, --help            show this help

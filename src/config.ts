@@ -11,7 +11,7 @@ export const EXPOSURES = ['auto', 'tools', 'dispatcher'] as const
 export type Exposure = (typeof EXPOSURES)[number]
 
 /** Config keys of the built-in collectors, in the book's order. */
-export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile'] as const
+export const COLLECTOR_KEYS = ['makefile', 'scripts', 'justfile', 'deno', 'cargo', 'taskfile', 'go', 'python', 'composer', 'vscode', 'cmake', 'mise', 'nx'] as const
 export type CollectorKey = (typeof COLLECTOR_KEYS)[number]
 
 export interface CollectorConfig {
@@ -32,6 +32,13 @@ export interface Config {
     deno: CollectorConfig
     cargo: CollectorConfig
     taskfile: CollectorConfig
+    go: CollectorConfig
+    python: CollectorConfig
+    composer: CollectorConfig
+    vscode: CollectorConfig
+    cmake: CollectorConfig
+    mise: CollectorConfig
+    nx: CollectorConfig
   }
   naming: { style: NamingStyle }
   execution: { timeoutMs: number }
@@ -52,6 +59,13 @@ export const DEFAULT_CONFIG: Readonly<Config> = deepFreeze({
     deno: { enabled: true },
     cargo: { enabled: true },
     taskfile: { enabled: true },
+    go: { enabled: true },
+    python: { enabled: true },
+    composer: { enabled: true },
+    vscode: { enabled: true },
+    cmake: { enabled: true },
+    mise: { enabled: true },
+    nx: { enabled: true },
   },
   naming: { style: 'scoped' },
   execution: { timeoutMs: 120_000 },

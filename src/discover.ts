@@ -77,6 +77,17 @@ const INSTALL_HINTS: Record<string, string> = {
   yarn: 'install yarn (npm i -g yarn, or corepack enable)',
   bun: 'install bun (npm i -g bun)',
   npm: 'install Node.js with npm',
+  nx: 'install Nx in the workspace (npm i -D nx) or globally (npm i -g nx)',
+  mise: 'install mise (npm i -g @jdxcode/mise, or https://mise.jdx.dev)',
+  cmake: 'install CMake (apt-get install cmake)',
+  ctest: 'install CMake, which ships ctest (apt-get install cmake)',
+  cpack: 'install CMake, which ships cpack (apt-get install cmake)',
+  composer: 'install Composer (apt-get install composer php-cli)',
+  poe: 'install poethepoet (pipx install poethepoet)',
+  pdm: 'install pdm (pipx install pdm)',
+  hatch: 'install hatch (pipx install hatch)',
+  rye: 'install rye (https://rye.astral.sh)',
+  go: 'install Go (https://go.dev/dl, or apt-get install golang)',
 }
 
 /** Whether an executable is on PATH (no shell, no spawn). */

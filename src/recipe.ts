@@ -4,7 +4,7 @@
  */
 
 /** The built-in collectors' sources, in the book's default order. */
-export const BUILTIN_SOURCES = ['make', 'scripts', 'just', 'deno', 'cargo', 'task'] as const
+export const BUILTIN_SOURCES = ['make', 'scripts', 'just', 'deno', 'cargo', 'task', 'go', 'python', 'composer', 'vscode', 'cmake', 'mise', 'nx'] as const
 export type BuiltinSource = (typeof BUILTIN_SOURCES)[number]
 
 /** A declared parameter of a recipe (a just recipe's parameters, for example). */
@@ -44,6 +44,11 @@ export interface Recipe {
   readonly aliases: readonly string[]
   /** Inserted between the command and extra arguments (`--` for `npm run`). */
   readonly argsSeparator?: string
+  /**
+   * True when the manifest declares no such command and the runner provides it for what the
+   * manifest is (`go build ./...` of a Go module); absent for declared commands.
+   */
+  readonly implied?: boolean
 }
 
 /** What a collector supplies; everything optional has a default. */
@@ -62,6 +67,7 @@ export interface RecipeInput {
   scope?: string
   aliases?: readonly string[]
   argsSeparator?: string
+  implied?: boolean
   id?: string
 }
 
@@ -119,6 +125,7 @@ export function createRecipe(input: RecipeInput): Recipe {
   if (input.scope) recipe.scope = input.scope
   recipe.aliases = frozenCopy(input.aliases)
   if (input.argsSeparator) recipe.argsSeparator = input.argsSeparator
+  if (input.implied) recipe.implied = true
   return Object.freeze(recipe)
 }
 

@@ -1,7 +1,8 @@
 // Each folder under test/fixtures/task is one rule: the task collector's recipes and
 // diagnostics must match its expected.json (fields named there are compared exactly).
-// go-task can't be installed here, so the expected lists were written from go-task's
-// documented semantics and its source (taskfile/ast/tasks.go Merge, taskfile/reader.go).
+// The expected lists were written from go-task's documented semantics and its source
+// (taskfile/ast/tasks.go Merge, taskfile/reader.go); task-runner.test.mjs checks them against the
+// real go-task.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'

@@ -293,7 +293,7 @@ export async function packPackage(dest) {
   return join(dest, r.stdout.trim().split('\n').at(-1))
 }
 
-export const COLLECTOR_ROWS = ['make', 'scripts', 'just', 'deno', 'cargo', 'task']
+export const COLLECTOR_ROWS = ['make', 'scripts', 'just', 'deno', 'cargo', 'task', 'go', 'python', 'composer', 'vscode', 'cmake', 'mise', 'nx']
 
 /**
  * The overlay that loads the bundle in place from a checkout (no packaging): the same rows and

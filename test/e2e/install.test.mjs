@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
+  COLLECTOR_ROWS,
   REPO_ROOT, dshAvailable, dshPlugin, makeHome, overlayYaml, packPackage, run, runDsh, startScriptedModel,
   toolNames, toolResults,
 } from './harness.mjs'
@@ -64,7 +65,7 @@ test('bundle: `dsh plugin --profile P add <packed .tgz>` puts the layer in the p
   const dump = await runDsh({ home, args: ['--profile', 'headless', '--dump-config'], cwd: scratch })
   assert.equal(dump.code, 0, dump.stderr)
   assert.match(dump.stdout, /# == dsh-command-scout\n- id: command-scout\n  name: dsh-command-scout\/adapter\n/)
-  for (const c of ['make', 'scripts', 'just', 'deno', 'cargo', 'task']) {
+  for (const c of COLLECTOR_ROWS) {
     assert.match(dump.stdout, new RegExp(`- id: command-scout-${c}\\n  name: dsh-command-scout/collectors/${c}\\n`))
   }
   const r = await buildRun(home)
