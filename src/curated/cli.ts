@@ -2,7 +2,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs'
 import { dirname, resolve, sep } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import type { CliIo } from '../cli.js'
+import type { CliIo } from '../cli/io.js'
 import { HELP } from './cli-help.js'
 import { formatIssues } from './format.js'
 import { loadLibrary, recipeFiles, SHIPPED_RECIPES_DIR } from './load.js'
