@@ -201,5 +201,5 @@ test('COMMANDS.md holds nothing about this machine and keeps a description apart
   assert.doesNotMatch(r.stdout, /not on PATH|can't run here/)
   assert.match(r.stderr, /make is not on PATH/)
   assert.match(r.stdout, /\| Command \| Directory \| Description \| Prerequisites \| Variables \| Tool \|/)
-  assert.match(r.stdout, /\| `make build` \| \. \| Compile the release bundle \| clean \| `CC`, `VERSION` \| `make_build` \|/)
+  assert.match(r.stdout, /\| `make build` \| \. \| Compile the release bundle \| clean \| `VERSION`, `CC` \| `make_build` \|/)
 })
