@@ -26,6 +26,7 @@ const SUBCOMMANDS: readonly Subcommand[] = [
   { name: 'docs', usage: '[--root DIR] [--output FILE]', summary: "Write COMMANDS.md (or --output FILE; '-' for stdout).", load: () => import('./cli/docs.js') },
   { name: 'run', usage: 'NAME [--timeout MS] [-- ARGS...]', summary: 'Run one command by tool name, name or runner:name; exits with its code.', load: () => import('./cli/run.js') },
   { name: 'recipes', usage: 'list|show|render|validate ...', summary: 'Curated, risk-rated how-to recipes.', load: () => import('./cli/recipes.js') },
+  { name: 'dsh', usage: 'install|path|overlay', summary: 'Install the pinned DeepSeek Harness; print the --patch overlay for this checkout.', load: () => import('./cli/dsh.js') },
 ]
 
 function version(): string {

@@ -133,7 +133,7 @@ test('option mistakes are one clean line naming the option, then the subcommand\
     [['scan', '-x'], 'unknown option -x', 'scan'],
     [['docs', '--root'], '--root needs a value', 'docs'],
     [['run', 'x', '--help=yes'], '--help takes no value', 'run'],
-    [['--bogus'], 'unknown option --bogus; expected scan, docs, run or recipes', ''],
+    [['--bogus'], 'unknown option --bogus; expected scan, docs, run, recipes or dsh', ''],
   ]
   for (const [args, message, command] of cases) {
     const r = cli(args, { cwd: fixture })
@@ -202,4 +202,32 @@ test('COMMANDS.md holds nothing about this machine and keeps a description apart
   assert.match(r.stderr, /make is not on PATH/)
   assert.match(r.stdout, /\| Command \| Directory \| Description \| Prerequisites \| Variables \| Tool \|/)
   assert.match(r.stdout, /\| `make build` \| \. \| Compile the release bundle \| clean \| `VERSION`, `CC` \| `make_build` \|/)
+})
+
+test('dsh overlay: every row of cordis.patch.yml, each an absolute path to a built file', (t) => {
+  const repo = new URL('../..', import.meta.url).pathname.replace(/\/$/, '')
+  const r = cli(['dsh', 'overlay'])
+  assert.equal(r.status, 0, r.stderr)
+  const layer = readFileSync(join(repo, 'cordis.patch.yml'), 'utf8')
+  const ids = [...layer.matchAll(/^ {4}- id: (\S+)$/gm)].map((m) => m[1])
+  assert.deepEqual([...r.stdout.matchAll(/^ {4}- id: (\S+)$/gm)].map((m) => m[1]), ids)
+  const names = [...r.stdout.matchAll(/^ {6}name: (\S+)$/gm)].map((m) => m[1])
+  assert.equal(names.length, ids.length)
+  for (const name of names) assert.ok(name.startsWith(`${repo}/dist/src/`) && existsSync(name), name)
+  // The rows' config comes along, so the overlay is the whole layer.
+  assert.match(r.stdout, /exposure: auto/)
+  const dir = mkdtempSync(join(tmpdir(), 'cs-cli-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const out = cli(['dsh', 'overlay', '-o', join(dir, 'o.yml')])
+  assert.equal(out.status, 0, out.stderr)
+  assert.equal(readFileSync(join(dir, 'o.yml'), 'utf8'), r.stdout)
+})
+
+test('dsh: help, and usage errors point to it', () => {
+  const help = cli(['dsh', '--help'])
+  assert.equal(help.status, 0)
+  assert.match(help.stdout, /Node >= 22\.19/)
+  const bad = cli(['dsh', 'frob'])
+  assert.equal(bad.status, 2)
+  assert.match(bad.stderr, /unknown dsh action "frob"; expected install, path or overlay\nTry 'command-scout dsh --help'/)
 })
