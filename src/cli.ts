@@ -69,7 +69,8 @@ export async function main(argv: string[], partial: Partial<CliIo> = {}): Promis
   try {
     if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
       // `help scan` is `scan --help`.
-      const topic = command === 'help' ? SUBCOMMANDS.find((c) => c.name === rest[0]) : undefined
+      const topic = command === 'help' && rest[0] !== undefined ? SUBCOMMANDS.find((c) => c.name === rest[0]) : undefined
+      if (command === 'help' && rest[0] !== undefined && !topic) throw new UsageError(`no help for "${rest[0]}": it is not a command`)
       if (topic) return await (await topic.load()).run(['--help'], io)
       io.stdout(globalHelp())
       return command === undefined ? 2 : 0

@@ -7,6 +7,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { BUILTIN_COLLECTORS } from '../../collectors/index.js'
 import { normalizeConfig, NAMING_STYLES, RUNNERS, type CollectorKey, type Config, type ConfigInput } from '../config.js'
 import { UsageError, type CliIo } from './io.js'
+import { parseArgsMessage } from './parse-args-message.js'
 
 /**
  * `--no-<source>` switches a collector off: flag name -> its key in `config.collectors`, one per
@@ -76,25 +77,5 @@ export function parseOptions(argv: string[], options: ParseArgsConfig['options']
     return { values: values as Parsed['values'], positionals }
   } catch (error) {
     throw new UsageError(parseArgsMessage(error as Error & { code?: string }), command)
-  }
-}
-
-/**
- * parseArgs' own texts end in advice with unbalanced quotes (`... as in '-- "--bogus"`); these say
- * the same in one clean clause. Unknown codes keep node's text.
- */
-export function parseArgsMessage(error: Error & { code?: string }): string {
-  // Node names an option as '--bogus', '-x' or '-r, --root <value>': the long name is the one to show.
-  const option = /'(-[^'\s,]*(?:, --[^'\s]*)?)/.exec(error.message)?.[1]?.split(', ').pop()
-  switch (error.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return option ? `unknown option ${option}` : 'unknown option'
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      if (/does not take an argument/.test(error.message)) return `${option ?? 'this option'} takes no value`
-      return `${option ?? 'an option'} needs a value`
-    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return 'unexpected argument'
-    default:
-      return error.message
   }
 }
