@@ -71,7 +71,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     })
     const newline = atLineStart ? '' : '\n'
     if (run.timedOut) {
-      io.stderr(`${newline}command-scout: timed out after ${formatMs(budget)}: \`${command}\` and its children were killed (exit 124); raise --timeout MS if it needs longer\n`)
+      io.stderr(`${newline}command-scout: timed out after ${formatMs(budget)}: \`${command}\` and its children were killed (exit 124); ${budget < 1000 ? '--timeout counts milliseconds' : 'raise --timeout MS if it needs longer'}\n`)
       return 124
     }
     if (run.killed) return io.stderr(`${newline}command-scout: interrupted; \`${command}\` and its children were stopped\n`), 130
