@@ -7,8 +7,15 @@
  * every word, those matching the most words come back instead, so a phrase like "port already in
  * use" still finds the port recipes.
  */
-import MiniSearch, { type SearchResult } from 'minisearch'
+import { createRequire } from 'node:module'
+import type MiniSearchType from 'minisearch'
+import type { SearchResult } from 'minisearch'
 import type { Category, CuratedRecipe, Library, Risk } from './schema.js'
+
+// Loaded on the first search: show, render and validate never pay for it.
+const require = createRequire(import.meta.url)
+let MiniSearch: typeof MiniSearchType | undefined
+const miniSearch = () => (MiniSearch ??= require('minisearch') as typeof MiniSearchType)
 
 export interface SearchQuery {
   text?: string
@@ -30,7 +37,7 @@ const BOOST = { title: 4, id: 3, tags: 3, description: 1, pitfalls: 0.3 } as con
 const FIELDS = Object.keys(BOOST) as (keyof typeof BOOST)[]
 
 interface Indexed {
-  index: MiniSearch<CuratedRecipe>
+  index: MiniSearchType<CuratedRecipe>
   byId: Map<string, CuratedRecipe>
 }
 
@@ -40,7 +47,7 @@ const indexes = new WeakMap<readonly CuratedRecipe[], Indexed>()
 function indexFor(recipes: readonly CuratedRecipe[]): Indexed {
   let indexed = indexes.get(recipes)
   if (!indexed) {
-    const index = new MiniSearch<CuratedRecipe>({
+    const index = new (miniSearch())<CuratedRecipe>({
       idField: 'id',
       fields: FIELDS,
       tokenize: words,
