@@ -1,6 +1,7 @@
 // Runs the test files (test/**/*.test.mjs) with node's test runner. Node 20's --test takes
 // no globs, so the files are listed here. Arguments name suites: folders under test/.
-import { readdirSync, statSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
 
@@ -21,5 +22,16 @@ if (files.length === 0) {
   console.error(`no test files under ${dirs.join(', ')}`)
   process.exit(1)
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root })
+// The run gets a temp folder of its own, so what a test leaves behind shows up here and nowhere
+// else (a test removes what it made, also when it fails; test/support/temp.mjs helps). Readable
+// by others: the PostgreSQL tests run the server as another user.
+const runTmp = mkdtempSync(join(tmpdir(), 'cs-test-run-'))
+chmodSync(runTmp, 0o755)
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: runTmp } })
+const left = readdirSync(runTmp)
+if (left.length) {
+  const kinds = [...new Set(left.map((name) => name.replace(/[A-Za-z0-9]{6}$/, '*')))].sort()
+  console.error(`\nscripts/run-tests.mjs: the tests left ${left.length} entr${left.length === 1 ? 'y' : 'ies'} in the temp folder (${kinds.join(', ')}); removed now. Each test should remove what it makes.`)
+}
+rmSync(runTmp, { recursive: true, force: true })
 process.exit(result.status ?? 1)

@@ -1,276 +1,93 @@
 /**
- * The command-scout CLI: scan, docs, run, recipes. Exit codes: 0 success, 1 failure, 2 usage error;
- * `run` passes the command's own exit code through.
+ * The command-scout CLI: a table of subcommands, each in its own module under src/cli/ with its
+ * own help text, loaded only when called. Exit codes: 0 success, 1 failure, 2 usage error; `run`
+ * passes the command's own exit code through.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { quote } from 'shell-quote'
-import { ConfigError, normalizeConfig, NAMING_STYLES, RUNNERS, type Config, type ConfigInput } from './config.js'
-import { discover, type DiscoverResult } from './discover.js'
-import { commandWithArgs, type Recipe } from './recipe.js'
-import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from './render.js'
+import { readFileSync } from 'node:fs'
+import { describeError } from './cli/errors.js'
+import { UsageError, type CliIo, type SubcommandModule } from './cli/io.js'
 
-export interface CliIo {
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-  /** Terminal width, undefined when stdout is not a terminal. */
-  columns?: number
-  cwd: string
+export type { CliIo } from './cli/io.js'
+export { CliFailure, UsageError } from './cli/io.js'
+export { findRecipe } from './cli/find-recipe.js'
+
+interface Subcommand {
+  name: string
+  /** The arguments, for the usage line of the global help. */
+  usage: string
+  /** One or two lines for the global help. */
+  summary: string
+  load: () => Promise<SubcommandModule>
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError'
-}
+/** Every subcommand, in the order the help lists them: add one by one entry and one module. */
+const SUBCOMMANDS: readonly Subcommand[] = [
+  { name: 'scan', usage: '[--root DIR] [--format table|json|markdown]', summary: 'List every command a repository declares. Diagnostics go to stderr.', load: () => import('./cli/scan.js') },
+  { name: 'docs', usage: '[--root DIR] [--output FILE]', summary: "Write COMMANDS.md (or --output FILE; '-' for stdout).", load: () => import('./cli/docs.js') },
+  { name: 'run', usage: 'NAME [--timeout MS] [-- ARGS...]', summary: 'Run one command by tool name, name or runner:name; exits with its code.', load: () => import('./cli/run.js') },
+  { name: 'recipes', usage: 'list|show|render|validate|skills ...', summary: 'Curated, risk-rated how-to recipes.', load: () => import('./cli/recipes.js') },
+  { name: 'mcp', usage: '[--root DIR] [--allow-recipe-run]', summary: "An MCP server (stdio) with the repository's commands and the curated recipes.", load: async () => { const m = await import('./mcp/cli.js'); return { help: m.MCP_HELP, run: m.mcpCommand } } },
+  { name: 'serve', usage: '[--host HOST] [--port PORT] [--root DIR]', summary: 'The curated recipes (and --root commands) as an HTTP API and web pages.', load: async () => { const m = await import('./serve/cli.js'); return { help: m.SERVE_HELP, run: m.serveCommand } } },
+  { name: 'dsh', usage: 'install|path|overlay', summary: 'Install the pinned DeepSeek Harness; print the --patch overlay for this checkout.', load: () => import('./cli/dsh.js') },
+]
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   return pkg.version
 }
 
-const COLLECTOR_FLAGS = {
-  'no-make': 'makefile',
-  'no-scripts': 'scripts',
-  'no-just': 'justfile',
-  'no-deno': 'deno',
-  'no-cargo': 'cargo',
-  'no-task': 'taskfile',
-  'no-go': 'go',
-  'no-python': 'python',
-  'no-composer': 'composer',
-  'no-vscode': 'vscode',
-  'no-cmake': 'cmake',
-  'no-mise': 'mise',
-  'no-nx': 'nx',
-} as const
-
-const COMMON_OPTIONS = {
-  root: { type: 'string', short: 'r' },
-  naming: { type: 'string' },
-  runner: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  ...Object.fromEntries(Object.keys(COLLECTOR_FLAGS).map((k) => [k, { type: 'boolean' }])),
-} as const satisfies ParseArgsConfig['options']
-
-const HELP = `command-scout: the commands a repository declares, for agents and people
+function globalHelp(): string {
+  const pad = Math.max(...SUBCOMMANDS.map((c) => c.name.length)) + 2
+  return `command-scout: the commands a repository declares, for agents and people
 
 Usage:
-  command-scout scan [--root DIR] [--format table|json|markdown]
-  command-scout docs [--root DIR] [--output FILE]
-  command-scout run NAME [--root DIR] [--timeout MS] [-- ARGS...]
-  command-scout recipes list|show|render|validate|skills ...   (curated how-tos; see: command-scout recipes --help)
-  command-scout mcp [--root DIR]      an MCP server (stdio) for any agent (see: command-scout mcp --help)
-  command-scout serve [--root DIR]    the recipe HTTP API and pages (see: command-scout serve --help)
+${SUBCOMMANDS.map((c) => `  command-scout ${c.name} ${c.usage}`).join('\n')}
 
 Commands:
-  scan      List every command found (Makefile, package.json scripts, justfile,
-            deno tasks, Cargo targets, Taskfile, Go modules, pyproject.toml task
-            runners, composer.json, .vscode/tasks.json, CMake presets, mise, Nx).
-            Diagnostics go to stderr.
-  docs      Write COMMANDS.md (or --output FILE; '-' for stdout).
-  run       Run one command by tool name (make_build), name (build) or
-            runner:name (pnpm:build), streaming its output; exits with its code.
+${SUBCOMMANDS.map((c) => `  ${c.name.padEnd(pad)}${c.summary}`).join('\n')}
+
+Every command has its own help: command-scout ${SUBCOMMANDS[0]!.name} --help
 
 Options:
-  -r, --root DIR        directory to scan (default: current directory)
-  -f, --format FMT      scan output: table (default), json, markdown
-  -o, --output FILE     docs output file (default: ROOT/COMMANDS.md)
-      --naming STYLE    tool names: scoped (make_build, default) or flat (build)
-      --runner NAME     package.json runner: auto (default), npm, yarn, pnpm, bun
-      --no-make --no-scripts --no-just --no-deno --no-cargo --no-task
-      --no-go --no-python --no-composer --no-vscode --no-cmake --no-mise --no-nx
-                        skip a collector
-      --timeout MS      run: kill the command tree after MS milliseconds (default 120000)
-  -h, --help            show this help
-  -v, --version         show the version
+  -h, --help     show this help
+  -v, --version  show the version
 
 Exit codes: 0 success (diagnostics don't fail a scan), 1 failure, 2 usage error.
 `
-
-interface Common {
-  root: string
-  config: Config
 }
 
-function commonConfig(values: Record<string, unknown>, io: CliIo): Common {
-  const root = resolve(io.cwd, (values.root as string | undefined) ?? '.')
-  const input: ConfigInput = { root, collectors: {} }
-  if (values.naming !== undefined) {
-    if (!NAMING_STYLES.includes(values.naming as never)) throw new UsageError(`--naming must be one of ${NAMING_STYLES.join(', ')}`)
-    input.naming = { style: values.naming as Config['naming']['style'] }
-  }
-  if (values.runner !== undefined) {
-    const runners = ['auto', ...RUNNERS]
-    if (!runners.includes(values.runner as string)) throw new UsageError(`--runner must be one of ${runners.join(', ')}`)
-    input.collectors!.scripts = { runner: values.runner as 'auto' }
-  }
-  for (const [flag, key] of Object.entries(COLLECTOR_FLAGS)) {
-    if (values[flag]) input.collectors![key] = { ...(input.collectors![key] ?? {}), enabled: false }
-  }
-  return { root, config: normalizeConfig(input) }
-}
-
-function parse(argv: string[], options: ParseArgsConfig['options']): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  try {
-    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true })
-    return { values: values as Record<string, string | boolean | undefined>, positionals }
-  } catch (error) {
-    throw new UsageError((error as Error).message)
-  }
-}
-
-async function scanCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' } })
-  if (values.help) return io.stdout(HELP), 0
-  if (positionals.length) throw new UsageError(`scan takes no arguments (got ${positionals.join(' ')}); use --root DIR`)
-  const format = (values.format as string | undefined) ?? 'table'
-  if (!['table', 'json', 'markdown'].includes(format)) throw new UsageError('--format must be table, json or markdown')
-  const { root, config } = commonConfig(values, io)
-  const result = discover(root, config)
-  const report = scanReport(result, config.naming.style)
-  if (format === 'json') io.stdout(renderJson(report))
-  else if (format === 'markdown') io.stdout(renderMarkdown(report))
-  else io.stdout((await import('./table.js')).renderTable(report, { width: io.columns }))
-  if (report.diagnostics.length) io.stderr(renderDiagnostics(report.diagnostics))
-  return rootProblem(result) ? 1 : 0
-}
-
-/** The one scan diagnostic that is a failure: the root itself is unusable. */
-function rootProblem(result: DiscoverResult): boolean {
-  return result.diagnostics.some((d) => d.source === 'scan')
-}
-
-function docsCommand(argv: string[], io: CliIo): number {
-  const { values, positionals } = parse(argv, { ...COMMON_OPTIONS, output: { type: 'string', short: 'o' } })
-  if (values.help) return io.stdout(HELP), 0
-  if (positionals.length) throw new UsageError(`docs takes no arguments (got ${positionals.join(' ')})`)
-  const { root, config } = commonConfig(values, io)
-  const result = discover(root, config)
-  if (rootProblem(result)) return io.stderr(renderDiagnostics(scanReport(result).diagnostics)), 1
-  const report = scanReport(result, config.naming.style)
-  const text = renderMarkdown(report)
-  const output = (values.output as string | undefined) ?? resolve(root, 'COMMANDS.md')
-  if (output === '-') io.stdout(text)
-  else {
-    const target = resolve(io.cwd, output)
-    writeFileSync(target, text)
-    io.stdout(`Wrote ${target} (${report.recipes.length} commands)\n`)
-  }
-  if (report.diagnostics.length) io.stderr(renderDiagnostics(report.diagnostics))
-  return 0
-}
-
-/** Finds a recipe by tool name, id, `runner:name`, `source:name` or plain name; ambiguity is an error. */
-export function findRecipe(result: DiscoverResult, style: Config['naming']['style'], wanted: string): Recipe {
-  const names = result.book.assignToolNames(style)
-  const all = result.book.entries()
-  const byTool = all.filter((r) => names.get(r.id) === wanted || r.id === wanted)
-  if (byTool.length === 1) return byTool[0]!
-  const colon = wanted.indexOf(':')
-  let matches = all.filter((r) => r.name === wanted || r.aliases.includes(wanted))
-  if (matches.length === 0 && colon > 0) {
-    const [prefix, name] = [wanted.slice(0, colon), wanted.slice(colon + 1)]
-    matches = all.filter((r) => (r.runner === prefix || r.source === prefix) && (r.name === name || r.aliases.includes(name)))
-  }
-  if (matches.length === 1) return matches[0]!
-  const list = (rs: Recipe[]) => rs.map((r) => `  ${names.get(r.id)}  (${r.command}${r.cwd !== '.' ? ` in ${r.cwd}` : ''})`).join('\n')
-  if (matches.length > 1) {
-    throw new UsageError(`"${wanted}" is ambiguous; use one of these tool names:\n${list(matches)}`)
-  }
-  throw new UsageError(
-    all.length === 0
-      ? `no command "${wanted}": no commands were found under ${result.root}`
-      : `no command "${wanted}"; available:\n${list(all.slice(0, 40))}${all.length > 40 ? `\n  ... and ${all.length - 40} more (command-scout scan)` : ''}`,
-  )
-}
-
-async function runSubcommand(argv: string[], io: CliIo): Promise<number> {
-  const dash = argv.indexOf('--')
-  const own = dash === -1 ? argv : argv.slice(0, dash)
-  const extra = dash === -1 ? [] : argv.slice(dash + 1)
-  const { values, positionals } = parse(own, { ...COMMON_OPTIONS, timeout: { type: 'string' } })
-  if (values.help) return io.stdout(HELP), 0
-  if (positionals.length !== 1) throw new UsageError('run takes exactly one command name: command-scout run NAME [-- ARGS...]')
-  const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout)
-  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 1)) throw new UsageError('--timeout must be a positive number of milliseconds')
-  const { root, config } = commonConfig(values, io)
-  const result = discover(root, config)
-  const recipe = findRecipe(result, config.naming.style, positionals[0]!)
-  const command = commandWithArgs(recipe, extra.length ? quote(extra) : '')
-  const cwd = resolve(result.root, recipe.cwd)
-  io.stderr(`$ ${command}${recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''}\n`)
-  // Loaded here so that scan and docs don't pay for execa's import.
-  const { runCommand } = await import('./execute.js')
-  const controller = new AbortController()
-  const onSignal = () => controller.abort()
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
-  try {
-    const run = await runCommand(command, {
-      cwd,
-      timeoutMs: timeoutMs ?? config.execution.timeoutMs,
-      signal: controller.signal,
-      stdin: 'inherit',
-      onStdout: (c) => io.stdout(c.toString()),
-      onStderr: (c) => io.stderr(c.toString()),
-    })
-    if (run.timedOut) return io.stderr(`command-scout: timed out after ${timeoutMs ?? config.execution.timeoutMs} ms; the command and its children were killed\n`), 124
-    if (run.killed) return 130
-    if (run.exitCode === null) return 1
-    return run.exitCode
-  } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
-  }
-}
-
-async function recipesSubcommand(argv: string[], io: CliIo): Promise<number> {
-  const { recipesCommand } = await import('./curated/cli.js')
-  return recipesCommand(argv, io)
-}
-
-export async function main(argv: string[], partial: Partial<CliIo> = {}): Promise<number> {
-  const io: CliIo = {
+function defaultIo(): CliIo {
+  return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     columns: process.stdout.isTTY ? process.stdout.columns : process.env.COLUMNS ? Number(process.env.COLUMNS) || undefined : undefined,
     cwd: process.cwd(),
-    ...partial,
   }
+}
+
+export async function main(argv: string[], partial: Partial<CliIo> = {}): Promise<number> {
+  const io: CliIo = { ...defaultIo(), ...partial }
   const [command, ...rest] = argv
   try {
-    switch (command) {
-      case undefined:
-      case '-h':
-      case '--help':
-      case 'help':
-        io.stdout(HELP)
-        return command === undefined ? 2 : 0
-      case '-v':
-      case '--version':
-        io.stdout(`${version()}\n`)
-        return 0
-      case 'scan':
-        return await scanCommand(rest, io)
-      case 'docs':
-        return docsCommand(rest, io)
-      case 'run':
-        return await runSubcommand(rest, io)
-      case 'recipes':
-        return await recipesSubcommand(rest, io)
-      case 'mcp':
-        return await (await import('./mcp/cli.js')).mcpCommand(rest, io)
-      case 'serve':
-        return await (await import('./serve/cli.js')).serveCommand(rest, io)
-      default:
-        throw new UsageError(`unknown command "${command}"; expected scan, docs, run, recipes, mcp or serve`)
+    if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+      // `help scan` is `scan --help`.
+      const topic = command === 'help' && rest[0] !== undefined ? SUBCOMMANDS.find((c) => c.name === rest[0]) : undefined
+      if (command === 'help' && rest[0] !== undefined && !topic) throw new UsageError(`no help for "${rest[0]}": it is not a command`)
+      if (topic) return await (await topic.load()).run(['--help'], io)
+      io.stdout(globalHelp())
+      return command === undefined ? 2 : 0
     }
+    if (command === '-v' || command === '--version') return io.stdout(`${version()}\n`), 0
+    const subcommand = SUBCOMMANDS.find((c) => c.name === command)
+    if (!subcommand) {
+      const names = SUBCOMMANDS.map((c) => c.name)
+      const what = command.startsWith('-') ? `unknown option ${command}` : `unknown command "${command}"`
+      throw new UsageError(`${what}; expected ${names.slice(0, -1).join(', ')} or ${names.at(-1)}`)
+    }
+    return await (await subcommand.load()).run(rest, io)
   } catch (error) {
-    if (error instanceof UsageError || error instanceof ConfigError) {
-      io.stderr(`command-scout: ${error.message}\n${error instanceof UsageError ? "Try 'command-scout --help'.\n" : ''}`)
-      return 2
-    }
-    io.stderr(`command-scout: ${(error as Error)?.stack ?? error}\n`)
-    return 1
+    const { text, exitCode } = describeError(error)
+    io.stderr(text)
+    return exitCode
   }
 }

@@ -3,7 +3,7 @@
  * Statically: nothing here runs repository code. A collector that fails unexpectedly
  * becomes a diagnostic, and the others go on.
  */
-import { accessSync, constants, statSync } from 'node:fs'
+import { accessSync, constants, existsSync, statSync } from 'node:fs'
 import { delimiter, join, resolve } from 'node:path'
 import { BUILTIN_COLLECTORS, type Collector } from '../collectors/index.js'
 import { normalizeConfig, type Config, type ConfigInput } from './config.js'
@@ -24,6 +24,8 @@ export interface DiscoverOptions {
   collectors?: readonly Collector<any>[]
   /** Environment whose PATH decides which runners are available (default process.env). */
   env?: NodeJS.ProcessEnv
+  /** Warn about runners missing from PATH (default true); off for output that describes only the repository. */
+  checkRunners?: boolean
 }
 
 export function discover(root = '.', config: ConfigInput | Config = {}, options: DiscoverOptions = {}): DiscoverResult {
@@ -34,7 +36,8 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
   const seenFiles = new Set<string>()
   const book = new RecipeBook()
   if (!isDirectory(absRoot)) {
-    diagnostics.push(createDiagnostic({ source: 'scan', file: '.', message: `scan root ${absRoot} is not a directory` }))
+    const why = existsSync(absRoot) ? '' : ' (it does not exist)'
+    diagnostics.push(createDiagnostic({ source: 'scan', file: '.', message: `scan root ${absRoot} is not a directory${why}` }))
     return { root: absRoot, book, diagnostics, detectedFiles }
   }
   for (const collector of options.collectors ?? BUILTIN_COLLECTORS) {
@@ -55,7 +58,7 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
       }))
     }
   }
-  diagnostics.push(...missingRunners(book.entries(), options.env ?? process.env))
+  if (options.checkRunners !== false) diagnostics.push(...missingRunners(book.entries(), options.env ?? process.env))
   return { root: absRoot, book, diagnostics, detectedFiles }
 }
 
@@ -108,7 +111,7 @@ export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): b
 }
 
 /** One warning per runner that is not on PATH: its recipes are listed but can't run here. */
-function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEnv): Diagnostic[] {
+export function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEnv = process.env): Diagnostic[] {
   const byRunner = new Map<string, Recipe[]>()
   for (const r of recipes) {
     const list = byRunner.get(r.runner)

@@ -28,15 +28,16 @@ export function truncateToWidth(text: string, width: number): string {
 
 /**
  * Shrinks column widths in place until they sum to `budget`: DESCRIPTION first (down to 20
- * columns), then always the widest column, never below 6.
+ * columns), then always the widest column, never below 6; the first `fixed` columns are never cut.
  */
-function fitWidths(widths: number[], budget: number): void {
+function fitWidths(widths: number[], budget: number, fixed = 0): void {
   const sum = () => widths.reduce((a, b) => a + b, 0)
   const desc = widths.length - 1
+  if (desc < fixed) return
   widths[desc] = Math.max(Math.min(widths[desc]!, 20), widths[desc]! - (sum() - budget))
   while (sum() > budget) {
-    let widest = 0
-    for (let i = 1; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i
+    let widest = fixed
+    for (let i = fixed + 1; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i
     if (widths[widest]! <= 6) break
     widths[widest]!--
   }
@@ -49,6 +50,34 @@ function padToWidth(text: string, width: number): string {
 export interface TableOptions {
   /** Terminal width in columns; undefined means no limit (a pipe). */
   width?: number
+}
+
+/**
+ * Rows of cells as aligned columns separated by two spaces; with a width, the last column shrinks
+ * first (down to 20 columns), then the widest, and cut cells end in an ellipsis.
+ */
+export function renderColumns(
+  headers: readonly string[] | undefined,
+  rows: readonly (readonly string[])[],
+  options: TableOptions & { indent?: string; /** Leading columns never cut (names to copy). */ fixed?: number } = {},
+): string {
+  const all = headers ? [headers, ...rows] : rows
+  if (all.length === 0) return ''
+  const indent = options.indent ?? ''
+  const columns = all[0]!.length
+  const widths = Array.from({ length: columns }, (_, i) => Math.max(...all.map((row) => displayWidth(row[i] ?? ''))))
+  const gap = 2
+  if (options.width !== undefined) fitWidths(widths, options.width - displayWidth(indent) - gap * (widths.length - 1), options.fixed)
+  const line = (cells: readonly string[]) =>
+    indent +
+    cells
+      .map((cell, i) => {
+        const cut = truncateToWidth(cell, widths[i]!)
+        return i === cells.length - 1 ? cut : padToWidth(cut, widths[i]!)
+      })
+      .join(' '.repeat(gap))
+      .trimEnd()
+  return `${all.map(line).join('\n')}\n`
 }
 
 /**
@@ -66,17 +95,5 @@ export function renderTable(report: ScanReport, options: TableOptions = {}): str
     oneLine(r.command),
     oneLine(r.description),
   ])
-  const widths = headers.map((h, i) => Math.max(displayWidth(h), ...rows.map((row) => displayWidth(row[i]!))))
-  const gap = 2
-  if (options.width !== undefined) fitWidths(widths, options.width - gap * (widths.length - 1))
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => {
-        const cut = truncateToWidth(cell, widths[i]!)
-        return i === cells.length - 1 ? cut : padToWidth(cut, widths[i]!)
-      })
-      .join(' '.repeat(gap))
-      .trimEnd()
-  return `${[line(headers), ...rows.map(line)].join('\n')}\n`
+  return renderColumns(headers, rows, options)
 }
-

@@ -25,9 +25,11 @@ Exit codes: 0 success, 1 failure (validation errors, a render refused), 2 usage 
 
 Usage: command-scout recipes list [WORDS...] [options]
 
-Words match the start of words in a recipe's id, title, tags, description or pitfalls; common
-words (how, to, the, ...) are ignored. Recipes matching every word are listed, matches in the id,
-title and tags first; when none matches every word, those matching the most are listed.
+Words match words of a recipe's id, title, tags, description or pitfalls, or their start (branc
+finds branch), and a word of five letters or more also matches with one typo; common words (how,
+to, the, ...) are ignored. Recipes matching every word are listed best first (full-text ranking
+that weighs the title, id and tags far above the description); when none matches every word,
+those matching the most are listed.
 
 Options:
       --category C       one of ${CATEGORIES.join(', ')}

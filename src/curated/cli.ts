@@ -2,7 +2,8 @@
 import { existsSync, realpathSync, statSync } from 'node:fs'
 import { dirname, resolve, sep } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import type { CliIo } from '../cli.js'
+import type { CliIo } from '../cli/io.js'
+import { parseArgsMessage } from '../cli/parse-args-message.js'
 import { HELP } from './cli-help.js'
 import { formatIssues } from './format.js'
 import { loadLibrary, recipeFiles, SHIPPED_RECIPES_DIR } from './load.js'
@@ -50,7 +51,7 @@ export async function recipesCommand(argv: string[], io: CliIo): Promise<number>
     try {
       parsed = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] }
     } catch (error) {
-      throw new Usage((error as Error).message)
+      throw new Usage(parseArgsMessage(error as Error & { code?: string }))
     }
     const { values, positionals } = parsed
     if (values.help) return io.stdout(HELP[sub]!), EXIT.OK

@@ -70,25 +70,43 @@ export function renderRecipe(library: Library, id: string, options: RenderOption
   if (!steps) {
     throw new RecipeRenderError(`recipe \`${id}\` has no steps for ${platform}; it supports ${supportedPlatforms(recipe).join(', ')}`, 'RECIPE_UNSUPPORTED_PLATFORM')
   }
-  const values = resolveParams(recipe, options.params ?? {}, platform)
-  const fill = (run: string) => substitute(run, values)
+  const { quoted, plain } = resolveValues(recipe, options.params ?? {}, platform)
+  const fill = (run: string) => substitute(run, quoted)
+  // What a person or a model reads names the values too, unquoted: `port 8080 is free`, not `port <port>`.
+  const say = (text: string) => fillText(text, plain)
   return {
     id: recipe.id,
     version: recipe.version,
     risk: recipe.risk,
     requires_confirmation: recipe.requires_confirmation || recipe.risk === 'destructive',
-    commands: steps.map((s) => ({ command: fill(s.run), purpose: s.purpose, risk: s.risk ?? recipe.risk })),
-    verification: recipe.verification.map((v) => ({ command: fill(v.run), expect: v.expect })),
+    commands: steps.map((s) => ({ command: fill(s.run), purpose: say(s.purpose), risk: s.risk ?? recipe.risk })),
+    verification: recipe.verification.map((v) => ({ command: fill(v.run), expect: say(v.expect) })),
     undo: {
       possible: recipe.undo.possible,
       commands: (recipe.undo.steps ?? []).map((s) => fill(s.run)),
-      ...(recipe.undo.note ? { note: recipe.undo.note } : {}),
+      ...(recipe.undo.note ? { note: say(recipe.undo.note) } : {}),
     },
   }
 }
 
+/**
+ * A text with its parameters named, as `{{name}}` (the commands' form) or `<name>` (the usual
+ * notation in prose), replaced by their values; other `<...>` are left alone.
+ */
+export function fillText(text: string, values: Readonly<Record<string, string>>): string {
+  return text.replace(/\{\{\s*([\w-]+)\s*\}\}|<([\w-]+)>/g, (whole, braced?: string, angled?: string) => {
+    const name = (braced ?? angled)!
+    return Object.hasOwn(values, name) ? values[name]! : whole
+  })
+}
+
 /** Checks the given values, applies defaults, and returns each value quoted for the platform. */
 export function resolveParams(recipe: CuratedRecipe, given: Record<string, ParamValue>, platform: Platform): Record<string, string> {
+  return resolveValues(recipe, given, platform).quoted
+}
+
+/** The checked values, quoted for the platform's shell and as plain text for people. */
+function resolveValues(recipe: CuratedRecipe, given: Record<string, ParamValue>, platform: Platform): { quoted: Record<string, string>; plain: Record<string, string> } {
   const declared = new Map(recipe.parameters.map((p) => [p.name, p]))
   for (const name of Object.keys(given)) {
     if (!declared.has(name)) {
@@ -96,15 +114,17 @@ export function resolveParams(recipe: CuratedRecipe, given: Record<string, Param
       throw new RecipeRenderError(`recipe \`${recipe.id}\` has no parameter \`${name}\`; ${names.length ? `its parameters are ${names.join(', ')}` : 'it takes no parameters'}`, 'RECIPE_UNKNOWN_PARAM', name)
     }
   }
-  const out: Record<string, string> = {}
+  const quoted: Record<string, string> = {}
+  const plain: Record<string, string> = {}
   for (const p of recipe.parameters) {
     const raw = Object.hasOwn(given, p.name) ? given[p.name] : p.default
     if (raw === undefined) {
       throw new RecipeRenderError(`recipe \`${recipe.id}\` needs parameter \`${p.name}\` (${p.type}${p.values ? `: ${p.values.join(', ')}` : ''}): ${p.description}`, 'RECIPE_MISSING_PARAM', p.name)
     }
-    out[p.name] = quoteFor(platform, String(checkValue(recipe, p, raw)))
+    plain[p.name] = String(checkValue(recipe, p, raw))
+    quoted[p.name] = quoteFor(platform, plain[p.name]!)
   }
-  return out
+  return { quoted, plain }
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { RunResult } from '../execute.js'
 import type { RenderedRecipe } from './render.js'
 import type { Platform, Risk } from './schema.js'
+import { undoHeading } from './view.js'
 
 export type RunCommandLine = (command: string) => Promise<RunResult>
 
@@ -95,7 +96,8 @@ export function renderRunText(v: RecipeRunValue): string {
     if (c.stderr) out.push(`stderr:\n${tail(c.stderr)}`)
   }
   if (!v.ok) {
-    out.push('', v.undo.possible ? `undo: ${v.undo.commands.join(' && ')}` : `undo: not possible${v.undo.note ? ` (${v.undo.note})` : ''}`)
+    const heading = undoHeading(v.risk, v.undo.possible).replace(/^Undo:/, 'undo:')
+    out.push('', v.undo.possible ? `undo: ${v.undo.commands.join(' && ')}` : `${heading}${v.undo.note ? ` (${v.undo.note})` : ''}`)
   }
   return out.join('\n')
 }

@@ -2,15 +2,17 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, existsSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 const bin = new URL('../../bin/command-scout', import.meta.url).pathname
 const fixture = new URL('../fixtures/mixed', import.meta.url).pathname
 const cli = (args, opts = {}) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', ...opts })
-const copy = () => {
+/** A copy of the mixed fixture, removed after the test `t` whether it passes or not. */
+const copy = (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cs-cli-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
   cpSync(fixture, dir, { recursive: true })
   return dir
 }
@@ -74,8 +76,8 @@ test('a missing root fails with exit 1 and says why', () => {
   assert.match(r.stderr, /not a directory/)
 })
 
-test('docs writes COMMANDS.md', () => {
-  const dir = copy()
+test('docs writes COMMANDS.md', (t) => {
+  const dir = copy(t)
   const r = cli(['docs', '--root', dir])
   assert.equal(r.status, 0, r.stderr)
   const md = readFileSync(join(dir, 'COMMANDS.md'), 'utf8')
@@ -86,8 +88,8 @@ test('docs writes COMMANDS.md', () => {
   assert.equal(out.stdout, md)
 })
 
-test('run executes a recipe in its directory and passes its exit code', () => {
-  const dir = copy()
+test('run executes a recipe in its directory and passes its exit code', (t) => {
+  const dir = copy(t)
   const r = cli(['run', 'make_build', '--root', dir])
   assert.equal(r.status, 0, r.stderr)
   assert.ok(existsSync(join(dir, 'out/build.txt')))
@@ -104,10 +106,131 @@ test('run executes a recipe in its directory and passes its exit code', () => {
   assert.match(ambiguous.stderr, /pnpm_mixed_web_dev/)
 })
 
-test('run --timeout kills the command and exits 124', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cs-cli-'))
-  cpSync(fixture, dir, { recursive: true })
+test('run --timeout kills the command and exits 124', (t) => {
+  const dir = copy(t)
   const r = cli(['run', 'make_build', '--root', dir, '--timeout', '300', '--', 'build', 'VERSION=$$(sleep 5)'])
   assert.equal(r.status, 124, r.stderr)
   assert.match(r.stderr, /timed out after 300 ms/)
+})
+
+test('each subcommand has its own --help, and `help NAME` is the same text', () => {
+  const global = cli(['--help']).stdout
+  for (const name of ['scan', 'docs', 'run', 'recipes']) {
+    const r = cli([name, '--help'])
+    assert.equal(r.status, 0, r.stderr)
+    assert.match(r.stdout, new RegExp(`^command-scout ${name}: `))
+    assert.notEqual(r.stdout, global)
+    assert.equal(cli(['help', name]).stdout, r.stdout)
+  }
+  assert.match(cli(['scan', '--help']).stdout, /--no-make --no-scripts --no-just --no-deno --no-cargo --no-task/)
+  assert.match(cli(['run', '--help']).stdout, /--timeout MS/)
+  assert.match(cli(['docs', '--help']).stdout, /--output FILE/)
+})
+
+test('option mistakes are one clean line naming the option, then the subcommand\'s help', () => {
+  const cases = [
+    [['scan', '--bogus'], 'unknown option --bogus', 'scan'],
+    [['scan', '-x'], 'unknown option -x', 'scan'],
+    [['docs', '--root'], '--root needs a value', 'docs'],
+    [['run', 'x', '--help=yes'], '--help takes no value', 'run'],
+    [['--bogus'], 'unknown option --bogus; expected scan, docs, run, recipes or dsh', ''],
+    [['recipes', 'list', '--bogus'], 'recipes: unknown option --bogus', 'recipes list'],
+    [['recipes', 'render', 'x', '--param'], 'recipes: --param needs a value', 'recipes render'],
+    [['help', 'nosuch'], 'no help for "nosuch": it is not a command', ''],
+  ]
+  for (const [args, message, command] of cases) {
+    const r = cli(args, { cwd: fixture })
+    assert.equal(r.status, 2, args.join(' '))
+    assert.equal(r.stderr, `command-scout: ${message}\nTry 'command-scout${command ? ` ${command}` : ''} --help'.\n`)
+    // parseArgs' own advice has an unbalanced quote; none of it reaches the user.
+    assert.doesNotMatch(r.stderr, /To specify a positional/)
+  }
+})
+
+test('a missing root is one line, with no table or "No commands found."', () => {
+  const r = cli(['scan', '--root', '/nonexistent/root'])
+  assert.equal(r.status, 1)
+  assert.equal(r.stdout, '')
+  assert.equal(r.stderr, 'command-scout: scan root /nonexistent/root is not a directory (it does not exist)\n')
+  const json = cli(['scan', '--root', '/nonexistent/root', '--format', 'json'])
+  assert.equal(json.status, 1)
+  assert.equal(JSON.parse(json.stdout).diagnostics[0].source, 'scan')
+  const docs = cli(['docs', '--root', '/nonexistent/root'])
+  assert.equal(docs.status, 1)
+  assert.equal(docs.stderr.split('\n').length, 2, docs.stderr)
+})
+
+test('a file that can\'t be written is one line, never a stack trace', (t) => {
+  const dir = copy(t)
+  for (const output of ['/nonexistent/dir/x.md', dir]) {
+    const r = cli(['docs', '--root', dir, '--output', output])
+    assert.equal(r.status, 1)
+    assert.match(r.stderr, /^command-scout: can't write /)
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr)
+    assert.doesNotMatch(r.stderr, /\bat \w+ \(|node:fs/)
+  }
+})
+
+test('run with an unknown name lists the candidates in aligned columns that fit the terminal', (t) => {
+  const dir = copy(t)
+  const r = cli(['run', 'nosuch', '--root', dir], { env: { ...process.env, COLUMNS: '60' } })
+  assert.equal(r.status, 2)
+  const lines = r.stderr.split('\n').filter((l) => l.startsWith('  '))
+  assert.ok(lines.length >= 10, r.stderr)
+  // Every command starts in the same column, and tool names are never cut: they are what one types.
+  const starts = new Set(lines.map((l) => l.search(/(make|pnpm|just|deno) (run |task )?\S/)))
+  assert.equal(starts.size, 1, r.stderr)
+  assert.ok(lines.some((l) => l.startsWith('  pnpm_mixed_web_task_13b1af44 ')), r.stderr)
+  for (const l of lines) assert.ok(l.length <= 60, l)
+  assert.match(r.stderr, /Try 'command-scout run --help'/)
+})
+
+test('run --timeout says so before the output and on its own line after it', (t) => {
+  const dir = copy(t)
+  // `printf` leaves no newline, so the closing message must add one.
+  const r = cli(['run', 'make_build', '--root', dir, '--timeout', '300', '--', 'build', 'VERSION=$$(printf partial >&2; sleep 5)'])
+  assert.equal(r.status, 124, r.stderr)
+  const lines = r.stderr.split('\n')
+  assert.match(lines[0], /^\$ make build .*\[timeout 300 ms\]$/)
+  assert.ok(lines.some((l) => /^command-scout: timed out after 300 ms: `make build.*--timeout counts milliseconds$/.test(l)), r.stderr)
+})
+
+test('COMMANDS.md holds nothing about this machine and keeps a description apart from its details', (t) => {
+  const dir = copy(t)
+  // A PATH with nothing on it: every runner is missing here, which the file must not mention.
+  const env = { ...process.env, PATH: join(dir, 'no-such-bin') }
+  const r = cli(['docs', '--root', dir, '--output', '-'], { env })
+  assert.equal(r.status, 0, r.stderr)
+  assert.doesNotMatch(r.stdout, /not on PATH|can't run here/)
+  assert.match(r.stderr, /make is not on PATH/)
+  assert.match(r.stdout, /\| Command \| Directory \| Description \| Prerequisites \| Variables \| Tool \|/)
+  assert.match(r.stdout, /\| `make build` \| \. \| Compile the release bundle \| clean \| `VERSION`, `CC` \| `make_build` \|/)
+})
+
+test('dsh overlay: every row of cordis.patch.yml, each an absolute path to a built file', (t) => {
+  const repo = new URL('../..', import.meta.url).pathname.replace(/\/$/, '')
+  const r = cli(['dsh', 'overlay'])
+  assert.equal(r.status, 0, r.stderr)
+  const layer = readFileSync(join(repo, 'cordis.patch.yml'), 'utf8')
+  const ids = [...layer.matchAll(/^ {4}- id: (\S+)$/gm)].map((m) => m[1])
+  assert.deepEqual([...r.stdout.matchAll(/^ {4}- id: (\S+)$/gm)].map((m) => m[1]), ids)
+  const names = [...r.stdout.matchAll(/^ {6}name: (\S+)$/gm)].map((m) => m[1])
+  assert.equal(names.length, ids.length)
+  for (const name of names) assert.ok(name.startsWith(`${repo}/dist/src/`) && existsSync(name), name)
+  // The rows' config comes along, so the overlay is the whole layer.
+  assert.match(r.stdout, /exposure: auto/)
+  const dir = mkdtempSync(join(tmpdir(), 'cs-cli-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const out = cli(['dsh', 'overlay', '-o', join(dir, 'o.yml')])
+  assert.equal(out.status, 0, out.stderr)
+  assert.equal(readFileSync(join(dir, 'o.yml'), 'utf8'), r.stdout)
+})
+
+test('dsh: help, and usage errors point to it', () => {
+  const help = cli(['dsh', '--help'])
+  assert.equal(help.status, 0)
+  assert.match(help.stdout, /Node >= 22\.19/)
+  const bad = cli(['dsh', 'frob'])
+  assert.equal(bad.status, 2)
+  assert.match(bad.stderr, /unknown dsh action "frob"; expected install, path or overlay\nTry 'command-scout dsh --help'/)
 })

@@ -14,9 +14,12 @@ export function isAmbiguous(entry) {
 
 export function makeDatabase(dir, file, args = []) {
   const run = spawnSync('make', ['-pRrq', '-f', file, ...args, ':'], {
-    cwd: dir, encoding: 'utf8', timeout: 20_000, maxBuffer: 64 << 20,
+    // The timeout only stops a hung make; on a loaded machine the realistic fixture's $(shell ...)
+    // calls alone take over 20 s.
+    cwd: dir, encoding: 'utf8', timeout: 180_000, maxBuffer: 64 << 20,
     env: { PATH: process.env.PATH, LC_ALL: 'C' },
   })
+  if (run.error) throw new Error(`make -pRrq in ${dir} failed to run: ${run.error.message}`)
   const entries = new Map()
   let phony = new Set()
   let inFiles = false

@@ -41,10 +41,10 @@ test('make collector names the makefiles it watches', () => {
   assert.equal(makeCollector.configKey, 'makefile')
 })
 
-test('target names with shell metacharacters are quoted in the command', async () => {
-  const { mkdtempSync, writeFileSync } = await import('node:fs')
-  const { tmpdir } = await import('node:os')
-  const dir = mkdtempSync(join(tmpdir(), 'make-quote-'))
+test('target names with shell metacharacters are quoted in the command', async (t) => {
+  const { writeFileSync } = await import('node:fs')
+  const { tempDir } = await import('../support/temp.mjs')
+  const dir = tempDir(t, 'make-quote-')
   writeFileSync(join(dir, 'Makefile'), 'lib(a.o): a.o\n\ttrue\nplain-name:\n\ttrue\n')
   const result = makeCollector.collect({ root: dir, options: { enabled: true } })
   assert.deepEqual(result.recipes.map((r) => r.command), ['make lib\\(a.o\\)', 'make plain-name'])

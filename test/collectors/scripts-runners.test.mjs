@@ -43,6 +43,8 @@ const ENV = {
   npm_config_update_notifier: 'false',
   npm_config_ignore_scripts: 'true',
   COREPACK_ENABLE_STRICT: '0',
+  // yarn 1 keeps a v8-compile-cache-<uid> folder in the temp folder for good otherwise.
+  DISABLE_V8_COMPILE_CACHE: '1',
 }
 // pnpm: never fetch or switch to the version a packageManager field names (npm warns on these keys).
 const PNPM_ENV = { ...ENV, npm_config_manage_package_manager_versions: 'false', npm_config_package_manager_strict: 'false' }

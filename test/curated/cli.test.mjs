@@ -41,7 +41,7 @@ test('list --format json is a versioned DTO with every key present', async () =>
 test('show: risk stated plainly, steps for the platform, verification, undo, pitfalls', async () => {
   const r = await run('show', 'docker.prune_everything', '--dir', valid, '--platform', 'macos')
   assert.equal(r.code, 0)
-  assert.match(r.stdout, /^Free disk space used by Docker {2}\(docker\.prune_everything v1\)\nrisk: DESTRUCTIVE — asks for confirmation\n/)
+  assert.match(r.stdout, /^Free disk space used by Docker {2}\(docker\.prune_everything v1\)\nrisk: DESTRUCTIVE; can't be undone — asks for confirmation\n/)
   assert.match(r.stdout, /Steps \(macos, same as linux\):\n {2}1\. See what uses space {2}\[read_only\]\n {7}\$ docker system df\n/)
   assert.match(r.stdout, /Undo: not possible\n {4}note: Deleted images/)
   assert.match(r.stdout, /Pitfalls:\n {2}- Images you built locally/)

@@ -1,6 +1,7 @@
 // The curated tools in a real Cordis context with the real tools service and the real shell executor
 // (dsh-subprocess-local + dsh-bash-local): search, render, run, and the confirmation gate.
 import { test } from 'node:test'
+import '../support/process-tmp.mjs'
 import assert from 'node:assert/strict'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -168,10 +168,13 @@ export async function makeHome(prefix = 'cs-e2e-') {
     xdgCache: join(root, 'xdg/cache'),
     xdgConfig: join(root, 'xdg/config'),
     xdgState: join(root, 'xdg/state'),
+    // dsh keeps spill folders (dsh-spill-*, dsh-subprocess-*) and Node its compile cache in the
+    // temp folder and never removes them: each home gets its own, which cleanup() removes.
+    tmp: join(root, 'tmp'),
     deterministicPatch: join(root, 'deterministic.yml'),
     cleanup: () => rm(root, { recursive: true, force: true }),
   }
-  for (const dir of [home.dshHome, home.xdgData, home.xdgCache, home.xdgConfig, home.xdgState]) await mkdir(dir, { recursive: true })
+  for (const dir of [home.dshHome, home.xdgData, home.xdgCache, home.xdgConfig, home.xdgState, home.tmp]) await mkdir(dir, { recursive: true })
   await writeFile(home.deterministicPatch, DETERMINISTIC_PATCH_TEXT)
   return home
 }
@@ -198,6 +201,7 @@ export function dshEnv({ home, model, env = {} } = {}) {
       XDG_CACHE_HOME: home.xdgCache,
       XDG_CONFIG_HOME: home.xdgConfig,
       XDG_STATE_HOME: home.xdgState,
+      TMPDIR: home.tmp,
     })
   }
   if (model) Object.assign(out, { DEEPSEEK_BASE_URL: model.baseURL, DEEPSEEK_API_KEY: 'fake-key' })

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   COLLECTOR_ROWS,
-  REPO_ROOT, dshAvailable, dshPlugin, makeHome, overlayYaml, packPackage, run, runDsh, startScriptedModel,
+  REPO_ROOT, dshAvailable, dshPlugin, makeHome, packPackage, run, runDsh, startScriptedModel,
   toolNames, toolResults,
 } from './harness.mjs'
 
@@ -112,11 +112,24 @@ test('overlay: `dsh --patch overlay.yml` loads the checkout in place, sharing th
   const broken = await buildRun(home, ['--patch', naive])
   assert.notEqual(broken.code, 0)
   assert.match(broken.stderr, /plugin tree failed to load/)
-  // The harness entries resolve @deepseek-ai/* from the running harness.
+  // The overlay the README tells people to make: `command-scout dsh overlay`, from the checkout itself.
   const overlay = join(scratch, 'command-scout-patch.yml')
-  await writeFile(overlay, overlayYaml({ root: checkout }))
+  const made = await run(process.execPath, [join(checkout, 'bin/command-scout'), 'dsh', 'overlay', '--output', overlay], { cwd: scratch })
+  assert.equal(made.code, 0, made.stderr)
+  const text = await readFile(overlay, 'utf8')
+  // Every row of the bundle's own layer, each naming an absolute file of this checkout.
+  const rows = [...(await readFile(join(checkout, 'cordis.patch.yml'), 'utf8')).matchAll(/^ {4}- id: (\S+)$/gm)].map((m) => m[1])
+  assert.ok(rows.length >= 8, rows.join(', '))
+  const names = [...text.matchAll(/^ {6}name: (\S+)$/gm)].map((m) => m[1])
+  assert.equal(names.length, rows.length, text)
+  for (const name of names) assert.ok(name.startsWith(`${checkout}/dist/`) && existsSync(name), name)
+  // The README's claim: --dump-config shows the overlay as its own layer, every row in it.
   const dump = await runDsh({ home, args: ['--profile', 'headless', '--patch', overlay, '--dump-config'], cwd: scratch })
-  assert.match(dump.stdout, new RegExp(`# == ${overlay.replace(/[.]/g, '\\.')}\\n- id: command-scout\\n`))
+  assert.equal(dump.code, 0, dump.stderr)
+  const layer = dump.stdout.slice(dump.stdout.indexOf(`# == ${overlay}\n`))
+  assert.match(layer, new RegExp(`^# == ${overlay.replace(/[.]/g, '\\.')}\\n- id: command-scout\\n`))
+  for (const id of rows) assert.match(layer, new RegExp(`^- id: ${id}\\n`, 'm'), id)
+  // The harness entries resolve @deepseek-ai/* from the running harness.
   assertBuilt(await buildRun(home, ['--patch', overlay]))
 })
 

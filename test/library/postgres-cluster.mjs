@@ -70,10 +70,18 @@ export async function startCluster({ extra = [] } = {}) {
     servers.push(data)
   }
   const data = join(dir, 'primary')
-  const init = await sh(serverCommand(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']))
-  if (init.code !== 0) throw new Error(`initdb failed: ${init.stdout}${init.stderr}`)
-  const port = await freePort()
-  await start(data, port, ['-c shared_preload_libraries=pg_stat_statements', ...extra])
+  let port
+  try {
+    const init = await sh(serverCommand(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']))
+    if (init.code !== 0) throw new Error(`initdb failed: ${init.stdout}${init.stderr}`)
+    port = await freePort()
+    await start(data, port, ['-c shared_preload_libraries=pg_stat_statements', ...extra])
+  } catch (error) {
+    // A cluster that did not come up leaves nothing behind: no server, no folder.
+    for (const d of servers) await sh(serverCommand(join(bin, 'pg_ctl'), ['stop', '-D', d, '-m', 'immediate', '-w']))
+    await rm(dir, { recursive: true, force: true })
+    throw error
+  }
   const env = { PGHOST: '127.0.0.1', PGPORT: String(port), PGUSER: 'postgres', PGCONNECT_TIMEOUT: '10' }
   return {
     env, dir, port,

@@ -1,5 +1,6 @@
 // A minimal harness for the plugin layer on Node 20: Cordis with the real system prompt, tools
 // service and shell executor (dsh-subprocess-local + dsh-bash-local), then our plugins.
+import '../support/process-tmp.mjs'
 import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

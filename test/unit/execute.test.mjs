@@ -1,9 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, writeFileSync, readFileSync, existsSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync, readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { runCommand } from '../../dist/src/index.js'
+import { tempDir, waitUntil } from '../support/temp.mjs'
 
 // A killed process may linger as a zombie until init reaps it: that is dead, not alive.
 const alive = (pid) => {
@@ -14,10 +14,9 @@ const alive = (pid) => {
     return false
   }
 }
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
-test('the result has the seed shape and runs in cwd through the shell', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cs-exec-'))
+test('the result has the seed shape and runs in cwd through the shell', async (t) => {
+  const dir = tempDir(t, 'cs-exec-')
   const r = await runCommand('pwd; echo err >&2; exit 3', { cwd: dir })
   assert.deepEqual(Object.keys(r).sort(), ['command', 'durationMs', 'exitCode', 'killed', 'ok', 'stderr', 'stdout', 'timedOut'].sort())
   assert.equal(r.stdout.trim(), dir)
@@ -28,31 +27,36 @@ test('the result has the seed shape and runs in cwd through the shell', async ()
   assert.ok(r.durationMs >= 0)
 })
 
-test('a timeout kills the whole tree, grandchildren included', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cs-exec-'))
+test('a timeout kills the whole tree, grandchildren included', async (t) => {
+  const dir = tempDir(t, 'cs-exec-')
   const pids = join(dir, 'pids')
   // A shell that starts a background grandchild and a foreground child, both sleeping long.
   const cmd = `sh -c 'sleep 300 & echo $! >> ${pids}; sleep 300' & echo $! >> ${pids}; (sleep 300; echo late > ${join(dir, 'late')}) & echo $! >> ${pids}; wait`
-  const r = await runCommand(cmd, { cwd: dir, timeoutMs: 500 })
+  // 2 s: long enough for the shell to start all three even on a loaded machine.
+  const r = await runCommand(cmd, { cwd: dir, timeoutMs: 2000 })
   assert.equal(r.killed, true)
   assert.equal(r.timedOut, true)
   assert.equal(r.ok, false)
-  assert.match(r.stderr, /timed out after 500 ms/)
-  await sleep(300)
+  assert.match(r.stderr, /timed out after 2000 ms/)
   const list = readFileSync(pids, 'utf8').trim().split('\n').map(Number)
   assert.ok(list.length >= 3)
-  for (const pid of list) assert.equal(alive(pid), false, `pid ${pid} survived`)
+  // The kill is sent by the time runCommand returns; the kernel ends the processes soon after.
+  await waitUntil(() => list.every((pid) => !alive(pid)), { what: `pids ${list.filter(alive).join(', ')} to end` })
   assert.equal(existsSync(join(dir, 'late')), false)
 })
 
-test('a setsid grandchild is found through the process table and killed', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cs-exec-'))
+test('a setsid grandchild is found through the process table and killed', async (t) => {
+  const dir = tempDir(t, 'cs-exec-')
   const pidFile = join(dir, 'pid')
-  const r = await runCommand(`setsid sh -c 'echo $$ > ${pidFile}; exec sleep 300' & sleep 300`, { timeoutMs: 700 })
+  // Stopped once the grandchild has left the group (its pid file is written), not after a guessed time.
+  const ac = new AbortController()
+  const running = runCommand(`setsid sh -c 'echo $$ > ${pidFile}; exec sleep 300' & sleep 300`, { signal: ac.signal, timeoutMs: 120_000 })
+  await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', { what: 'the setsid grandchild to start' })
+  ac.abort()
+  const r = await running
   assert.equal(r.killed, true)
-  await sleep(300)
   const pid = Number(readFileSync(pidFile, 'utf8'))
-  assert.equal(alive(pid), false, 'setsid grandchild survived')
+  await waitUntil(() => !alive(pid), { what: `the setsid grandchild ${pid} to end` })
 })
 
 test('an abort signal stops the command', async () => {
@@ -65,8 +69,8 @@ test('an abort signal stops the command', async () => {
   assert.match(r.stderr, /cancelled/)
 })
 
-test('each stream is capped without killing the command', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cs-exec-'))
+test('each stream is capped without killing the command', async (t) => {
+  const dir = tempDir(t, 'cs-exec-')
   const script = join(dir, 'big.js')
   writeFileSync(script, `process.stdout.write('a'.repeat(3000)); process.stderr.write('b'.repeat(50)); require('fs').writeFileSync(${JSON.stringify(join(dir, 'done'))}, 'y')`)
   const r = await runCommand(`node ${script}`, { maxBytes: 1000 })

@@ -1,0 +1,31 @@
+/** What every subcommand writes to and reads from, and the error that means "you called it wrong". */
+
+export interface CliIo {
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+  /** Terminal width, undefined when stdout is not a terminal. */
+  columns?: number
+  cwd: string
+}
+
+/** A mistake in the command line: exit 2, with a pointer to the help of `command` (e.g. `scan`). */
+export class UsageError extends Error {
+  override name = 'UsageError'
+  constructor(message: string, readonly command?: string) {
+    super(message)
+  }
+}
+
+/** A failure the user can act on, already worded for them: one line, exit 1, no stack. */
+export class CliFailure extends Error {
+  override name = 'CliFailure'
+}
+
+/** The signature of a subcommand module's entry point. */
+export type SubcommandRun = (argv: string[], io: CliIo) => number | Promise<number>
+
+/** What a subcommand module exports: its own help text and its entry point. */
+export interface SubcommandModule {
+  help: string
+  run: SubcommandRun
+}

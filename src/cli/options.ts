@@ -1,0 +1,81 @@
+/**
+ * The options scan, docs and run share, parsed by node's parseArgs, and their help lines. The
+ * collector switches come from one table, so a new collector gets its flag and help line by one row.
+ */
+import { resolve } from 'node:path'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
+import { BUILTIN_COLLECTORS } from '../../collectors/index.js'
+import { normalizeConfig, NAMING_STYLES, RUNNERS, type CollectorKey, type Config, type ConfigInput } from '../config.js'
+import { UsageError, type CliIo } from './io.js'
+import { parseArgsMessage } from './parse-args-message.js'
+
+/**
+ * `--no-<source>` switches a collector off: flag name -> its key in `config.collectors`, one per
+ * built-in collector, so a new collector gets its flag and its help line without an edit here.
+ */
+export const COLLECTOR_FLAGS: Readonly<Record<string, CollectorKey>> = Object.fromEntries(
+  BUILTIN_COLLECTORS.map((c) => [`no-${c.source}`, c.configKey as CollectorKey]),
+)
+
+export const COMMON_OPTIONS = {
+  root: { type: 'string', short: 'r' },
+  naming: { type: 'string' },
+  runner: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  ...Object.fromEntries(Object.keys(COLLECTOR_FLAGS).map((k) => [k, { type: 'boolean' as const }])),
+} satisfies ParseArgsConfig['options']
+
+/** Wraps `--no-a --no-b ...` into lines that fit the help's 80 columns. */
+function collectorFlagLines(indent: string): string {
+  const lines: string[] = []
+  let line = ''
+  for (const flag of Object.keys(COLLECTOR_FLAGS).map((f) => `--${f}`)) {
+    if (line && indent.length + line.length + 1 + flag.length > 80) lines.push(line), (line = '')
+    line = line ? `${line} ${flag}` : flag
+  }
+  if (line) lines.push(line)
+  return lines.map((l) => indent + l).join('\n')
+}
+
+/** The help lines of COMMON_OPTIONS, for each subcommand's help text. */
+export const COMMON_HELP = `  -r, --root DIR        directory to scan (default: current directory)
+      --naming STYLE    tool names: scoped (make_build, default) or flat (build)
+      --runner NAME     package.json runner: auto (default), npm, yarn, pnpm, bun
+${collectorFlagLines('      ')}
+                        skip a collector
+  -h, --help            show this help`
+
+export interface Common {
+  root: string
+  config: Config
+}
+
+export function commonConfig(values: Record<string, unknown>, io: CliIo, command: string): Common {
+  const root = resolve(io.cwd, (values.root as string | undefined) ?? '.')
+  const input: ConfigInput = { root, collectors: {} }
+  if (values.naming !== undefined) {
+    if (!NAMING_STYLES.includes(values.naming as never)) throw new UsageError(`--naming must be one of ${NAMING_STYLES.join(', ')} (got ${values.naming})`, command)
+    input.naming = { style: values.naming as Config['naming']['style'] }
+  }
+  if (values.runner !== undefined) {
+    const runners = ['auto', ...RUNNERS]
+    if (!runners.includes(values.runner as string)) throw new UsageError(`--runner must be one of ${runners.join(', ')} (got ${values.runner})`, command)
+    input.collectors!.scripts = { runner: values.runner as 'auto' }
+  }
+  for (const [flag, key] of Object.entries(COLLECTOR_FLAGS)) {
+    if (values[flag]) input.collectors![key] = { ...(input.collectors![key] ?? {}), enabled: false }
+  }
+  return { root, config: normalizeConfig(input) }
+}
+
+export type Parsed = { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }
+
+/** parseArgs with its errors reworded as UsageErrors that name the subcommand. */
+export function parseOptions(argv: string[], options: ParseArgsConfig['options'], command: string): Parsed {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true })
+    return { values: values as Parsed['values'], positionals }
+  } catch (error) {
+    throw new UsageError(parseArgsMessage(error as Error & { code?: string }), command)
+  }
+}

@@ -1,0 +1,101 @@
+/** `command-scout run NAME`: runs one discovered command in its directory, streaming its output. */
+import { resolve } from 'node:path'
+import { quote } from 'shell-quote'
+import { discover } from '../discover.js'
+import { commandWithArgs } from '../recipe.js'
+import { findRecipe, RecipeNotFound } from './find-recipe.js'
+import { UsageError, type CliIo } from './io.js'
+import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
+
+export const help = `command-scout run: run one command the repository declares
+
+Usage: command-scout run NAME [--timeout MS] [options] [-- ARGS...]
+
+NAME is a tool name (make_build), a plain name (build) or runner:name (pnpm:build); an unknown
+or ambiguous name lists the candidates. The command runs in its own directory with this
+terminal's input, its output streams through, and its exit code is passed on. ARGS after --
+are appended (npm gets the -- it needs).
+
+Options:
+      --timeout MS      kill the command and all its children after MS milliseconds
+                        (default 120000); the exit code is then 124
+${COMMON_HELP}
+
+Examples:
+  command-scout run make_build -- VERSION=2.0
+  command-scout run pnpm:test --timeout 600000
+
+Exit codes: the command's own; 124 timed out, 130 interrupted, 2 usage error.
+`
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const dash = argv.indexOf('--')
+  const own = dash === -1 ? argv : argv.slice(0, dash)
+  const extra = dash === -1 ? [] : argv.slice(dash + 1)
+  const { values, positionals } = parseOptions(own, { ...COMMON_OPTIONS, timeout: { type: 'string' } }, 'run')
+  if (values.help) return io.stdout(help), 0
+  if (positionals.length !== 1) throw new UsageError('run takes exactly one command name: command-scout run NAME [-- ARGS...]', 'run')
+  const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout)
+  if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 1)) {
+    throw new UsageError(`--timeout must be a positive whole number of milliseconds (got ${values.timeout})`, 'run')
+  }
+  const { root, config } = commonConfig(values, io, 'run')
+  const result = discover(root, config)
+  const recipe = await find(() => findRecipe(result, config.naming.style, positionals[0]!), io)
+  const command = commandWithArgs(recipe, extra.length ? quote(extra) : '')
+  const cwd = resolve(result.root, recipe.cwd)
+  const budget = timeoutMs ?? config.execution.timeoutMs
+  const where = recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''
+  io.stderr(`$ ${command}${where}${timeoutMs !== undefined ? `   [timeout ${formatMs(budget)}]` : ''}\n`)
+  // Loaded here so that scan and docs don't pay for execa's import.
+  const { runCommand } = await import('../execute.js')
+  const controller = new AbortController()
+  const onSignal = () => controller.abort()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  // A closing message must start on its own line even when the output did not end with one.
+  let atLineStart = true
+  const track = (write: (t: string) => void) => (chunk: Buffer) => {
+    const text = chunk.toString()
+    if (text) atLineStart = text.endsWith('\n')
+    write(text)
+  }
+  try {
+    const run = await runCommand(command, {
+      cwd,
+      timeoutMs: budget,
+      signal: controller.signal,
+      stdin: 'inherit',
+      onStdout: track(io.stdout),
+      onStderr: track(io.stderr),
+    })
+    const newline = atLineStart ? '' : '\n'
+    if (run.timedOut) {
+      io.stderr(`${newline}command-scout: timed out after ${formatMs(budget)}: \`${command}\` and its children were killed (exit 124); ${budget < 1000 ? '--timeout counts milliseconds' : 'raise --timeout MS if it needs longer'}\n`)
+      return 124
+    }
+    if (run.killed) return io.stderr(`${newline}command-scout: interrupted; \`${command}\` and its children were stopped\n`), 130
+    if (run.exitCode === null) return io.stderr(`${newline}command-scout: \`${command}\` ended by a signal\n`), 1
+    return run.exitCode
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+}
+
+/** "300 ms", "1500 ms (1.5 s)": milliseconds as given, with seconds when that reads faster. */
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${ms} ms (${+(ms / 1000).toFixed(1)} s)`
+}
+
+/** Runs the lookup; a miss is re-thrown with its candidates in columns that fit the terminal. */
+async function find<T>(lookup: () => T, io: CliIo): Promise<T> {
+  try {
+    return lookup()
+  } catch (error) {
+    if (!(error instanceof RecipeNotFound)) throw error
+    const { renderColumns } = await import('../table.js')
+    const columns = renderColumns(undefined, error.candidates, { indent: '  ', fixed: 1, ...(io.columns ? { width: io.columns } : {}) })
+    throw new UsageError(`${error.headline}\n${columns}${error.more ? `  ${error.more}\n` : ''}`.trimEnd(), 'run')
+  }
+}

@@ -1,0 +1,49 @@
+/** `command-scout scan`: every command the repository declares, as a table, JSON or Markdown. */
+import { discover } from '../discover.js'
+import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from '../render.js'
+import { CliFailure, UsageError, type CliIo } from './io.js'
+import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
+import { rootProblem } from './root.js'
+
+const FORMATS = ['table', 'json', 'markdown']
+
+export const help = `command-scout scan: list every command a repository declares
+
+Usage: command-scout scan [--root DIR] [--format table|json|markdown] [options]
+
+Reads Makefiles, package.json scripts (npm, yarn, pnpm, bun, with workspaces), justfiles, deno
+tasks, Cargo targets and Taskfiles; never runs them. Problems in those files are diagnostics on
+stderr with file and line; they don't fail the scan.
+
+Options:
+  -f, --format FMT      table (default; fits the terminal), json (one object) or markdown
+${COMMON_HELP}
+
+Examples:
+  command-scout scan
+  command-scout scan --root ../api --format json
+
+Exit codes: 0 success (diagnostics included), 1 the root can't be scanned, 2 usage error.
+`
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseOptions(argv, { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' } }, 'scan')
+  if (values.help) return io.stdout(help), 0
+  if (positionals.length) throw new UsageError(`scan takes no arguments (got ${positionals.join(' ')}); use --root DIR`, 'scan')
+  const format = (values.format as string | undefined) ?? 'table'
+  if (!FORMATS.includes(format)) throw new UsageError(`--format must be table, json or markdown (got ${format})`, 'scan')
+  const { root, config } = commonConfig(values, io, 'scan')
+  const result = discover(root, config)
+  const report = scanReport(result, config.naming.style)
+  const problem = rootProblem(result)
+  if (problem) {
+    // A program reading JSON still gets its one object; people get one line.
+    if (format === 'json') io.stdout(renderJson(report))
+    throw new CliFailure(problem)
+  }
+  if (format === 'json') io.stdout(renderJson(report))
+  else if (format === 'markdown') io.stdout(renderMarkdown(report))
+  else io.stdout((await import('../table.js')).renderTable(report, { width: io.columns }))
+  if (report.diagnostics.length) io.stderr(renderDiagnostics(report.diagnostics))
+  return 0
+}
