@@ -16,11 +16,11 @@ import {
   type CloseResult, type CooksSnapshot, type DispatchResult, type Opened, type SendResult, type StopResult,
 } from '../kitchen/index.js'
 import { runInHarnessShell } from '../plugin/shell-run.js'
-import { defaultCookCommand } from './cook-command.js'
+import { cookRunnerCommand } from '../cook/index.js'
 import { ROLE_EVENT, RULEBOOKS_EVENT, isRoleRequest, withViewers, type CooksSnapshotView, type RulebooksRequest, type Viewer } from './events.js'
 import { CHEF_COMMAND, chefVerb, foldChefMode, type SessionEventLike } from './mode.js'
 import { ModelFacts, type CredentialsView, type LlmView } from './models.js'
-import { commandsContract, commandsLine, projectCommands } from './project-commands.js'
+import { commandsLine, projectCommands } from './project-commands.js'
 import { chefPrompt } from './prompt.js'
 import { KitchenRowConfig, kitchenConfigFile, kitchenDir } from './schema.js'
 import type { AddProjectArgs, KitchenRole, ResultArgs, ResultText } from './service.js'
@@ -301,7 +301,8 @@ export class Chef {
   }
 
   private cookCommand(): string[] {
-    return this.row.cookCommand?.length ? [...this.row.cookCommand] : defaultCookCommand()
+    // The bundle's cook runner on this same dsh install; its overlay is written into the kitchen.
+    return this.row.cookCommand?.length ? [...this.row.cookCommand] : cookRunnerCommand({ overlayDir: this.dir })
   }
 
   /** The owner writes the row's config as the kitchen's config.json: the core and the cooks read it there. */
@@ -410,8 +411,8 @@ export class Chef {
   async dispatch(input: unknown): Promise<DispatchResult> {
     const k = this.owner()
     await this.facts.refresh(this.candidateModels(input))
-    const withCommands = this.withContracts(k, input)
-    const r = await k.dispatch(withCommands)
+    // The cook runner's contract lists the project's commands, discovered in the worktree.
+    const r = await k.dispatch(input)
     void this.tick()
     return r
   }
@@ -426,23 +427,6 @@ export class Chef {
     if (typeof i.model === 'string') out.push(i.model.trim())
     if (Array.isArray(i.tasks)) for (const t of i.tasks) if (typeof (t as { model?: unknown })?.model === 'string') out.push((t as { model: string }).model.trim())
     return out
-  }
-
-  /** Each task's brief gets the project's commands (the cook's contract names them). */
-  private withContracts(k: Kitchen, input: unknown): unknown {
-    if (typeof input !== 'object' || input === null) return input
-    const top = input as Record<string, unknown>
-    const add = (item: Record<string, unknown>, project: unknown): Record<string, unknown> => {
-      if (typeof item.brief !== 'string' || typeof project !== 'string') return item
-      const spec = k.store.readProject(project as never)
-      if (!spec) return item
-      const c = projectCommands(spec.path, (spec as { testCommand?: string }).testCommand)
-      return { ...item, brief: `${item.brief.trimEnd()}\n\n${commandsContract(c)}` }
-    }
-    if (Array.isArray(top.tasks)) {
-      return { ...top, tasks: top.tasks.map((t) => (typeof t === 'object' && t !== null ? add(t as Record<string, unknown>, (t as { project?: unknown }).project ?? top.project) : t)) }
-    }
-    return add(top, top.project)
   }
 
   async board(): Promise<string> {

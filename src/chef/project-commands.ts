@@ -77,14 +77,3 @@ export function commandsLine(c: ProjectCommands): string {
   if (parts.length === 0) return c.all.length > 0 ? `No test or build command found; ${c.all.length + c.more} other commands.` : 'No test or build command found (no Makefile, package.json scripts, justfile, deno tasks, Cargo or Taskfile).'
   return `Commands: ${parts.join(', ')}.`
 }
-
-/** The section of a cook's contract that lists the project's commands. */
-export function commandsContract(c: ProjectCommands): string {
-  const lines = ['## The project\'s commands', '']
-  if (c.test) lines.push(`- Test: \`${c.test}\`. Run it before you report done.`)
-  if (c.build) lines.push(`- Build: \`${c.build}\`.`)
-  const others = c.all.filter((l) => !(c.test && l.startsWith(c.test)) && !(c.build && l.startsWith(c.build)))
-  if (others.length > 0) lines.push(`- Others: ${others.map((l) => `\`${l.split(' (')[0]}\``).join(', ')}${c.more > 0 ? ` and ${c.more} more` : ''}.`)
-  if (!c.test && !c.build && others.length === 0) lines.push('- None were found in the repository\'s manifests.')
-  return lines.join('\n')
-}
