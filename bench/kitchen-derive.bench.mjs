@@ -6,8 +6,8 @@
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync, readdirSync, statSync } from 'node:fs'
 import { tmpdir, loadavg, cpus } from 'node:os'
 import { join } from 'node:path'
-import { Store } from '../dist/src/kitchen/store.js'
-import { plan, boardText } from '../dist/src/kitchen/derive.js'
+import { Store } from '../dist/src/kitchen/store/index.js'
+import { plan, boardText } from '../dist/src/kitchen/derive/index.js'
 
 const SIZES = [10, 100, 1000]
 const RUNS = 15

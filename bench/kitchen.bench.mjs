@@ -9,7 +9,7 @@ import { tmpdir, loadavg, cpus } from 'node:os'
 import { join } from 'node:path'
 import { execFileSync, spawn } from 'node:child_process'
 import { openKitchen, Store } from '../dist/src/kitchen/index.js'
-import { plan } from '../dist/src/kitchen/derive.js'
+import { plan } from '../dist/src/kitchen/derive/index.js'
 
 const FAKE = new URL('../test/kitchen/fake-cook.mjs', import.meta.url).pathname
 const COOK = [process.execPath, FAKE, '--session-dir={sessionDir}', '--session-id={sessionId}', '--model={model}', '{cookArgs}', '--prompt-file={promptFile}']

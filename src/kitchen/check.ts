@@ -44,7 +44,6 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export const str: Parser<string> = (v, p) => (typeof v === 'string' ? v : fail(p, 'a string', v))
 export const nonEmpty: Parser<string> = (v, p) => (typeof v === 'string' && v.trim() !== '' ? v : fail(p, 'a non-empty string', v))
 export const bool: Parser<boolean> = (v, p) => (typeof v === 'boolean' ? v : fail(p, 'true or false', v))
-export const num: Parser<number> = (v, p) => (typeof v === 'number' && Number.isFinite(v) ? v : fail(p, 'a number', v))
 /** A whole number >= `min`. */
 export function int(min = 0): Parser<number> {
   return (v, p) => (Number.isSafeInteger(v) && (v as number) >= min ? (v as number) : fail(p, `a whole number >= ${min}`, v))

@@ -1,9 +1,10 @@
 /**
- * The kitchen's words: branded ids, every shape the kitchen persists (with its parser), the run-file
- * line schema that a cook writes, the derived unions, and the error type. No harness types, no I/O.
+ * The kitchen's words, shared by every owner: branded ids, every shape the kitchen persists (with its
+ * parser), the run-file line schema that a cook writes, what a tick reads, the live cooks, the derived
+ * views and unions, and the error type. No harness types, no I/O, no paths (the store owns the layout).
  *
- * Persisted files and who writes them (one writer per file):
- *   config.json            the person (or the harness config layer)        -> KitchenConfig (config.ts)
+ * Persisted shapes and who writes them (one writer per file; `store/` names the files):
+ *   config.json            the person (or the harness config layer)        -> KitchenConfig (store/config.ts)
  *   pass.lock              the lease holder                                -> Lease
  *   projects/<name>.json   the owner, once                                 -> ProjectSpec
  *   tasks/<id>/task.json   the owner, once (tmp + rename, mkdir exclusive) -> TaskSpec
@@ -54,6 +55,12 @@ export function isTaskId(id: unknown): id is TaskId {
 export function runNo(n: number): RunNo {
   if (!Number.isSafeInteger(n) || n < 1) throw new KitchenError('KITCHEN_BAD_INPUT', `run number must be a whole number >= 1, not ${n}`)
   return n as RunNo
+}
+
+/** Whitespace folded to single spaces, cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line
 }
 
 // ---------------------------------------------------------------- models
@@ -192,6 +199,23 @@ export function parseTask(value: unknown): Checked<TaskSpec> {
   return { ok: true, value: spec }
 }
 
+/**
+ * Why `spec.branch` cannot be the branch of task `spec.id`, or undefined when it can. A task branch
+ * is never the base branch, and it is the id after a prefix that ends in `/` (any such prefix, since
+ * a project may change its prefix after a dispatch), or the project's own prefix plus the id. So a
+ * task.json edited to name `main` or another task's branch names no branch the kitchen may touch.
+ */
+export function taskBranchProblem(
+  spec: Pick<TaskSpec, 'id' | 'branch' | 'baseBranch'>,
+  project?: Pick<ProjectSpec, 'branchPrefix' | 'baseBranch'>,
+): string | undefined {
+  const { id, branch } = spec
+  if (branch === spec.baseBranch || branch === project?.baseBranch) return `branch "${branch}" is the base branch`
+  if (branch.startsWith('-') || branch.includes('..') || /[\s~^:?*[\\]/.test(branch)) return `branch "${branch}" is not a branch name`
+  if (branch.endsWith(`/${id}`) || (project !== undefined && branch === `${project.branchPrefix}${id}`)) return undefined
+  return `branch "${branch}" is not the branch of ${id} (a prefix, then ${id})`
+}
+
 // ---------------------------------------------------------------- tasks/<id>/log.jsonl
 
 /**
@@ -230,6 +254,11 @@ export interface Lease {
   since: Millis
 }
 export const lease: Parser<Lease> = obj({ pid: int(1), pidStart: nonEmpty, sessionId: nonEmpty, since: at })
+
+/** The same lease holder: pid, its start time and the session. */
+export function sameHolder(a: Lease | undefined, b: Lease): boolean {
+  return a !== undefined && a.pid === b.pid && a.pidStart === b.pidStart && a.sessionId === b.sessionId
+}
 
 // ---------------------------------------------------------------- tasks/<id>/inbox
 
@@ -292,8 +321,6 @@ export type RunLine =
   | { type: 'settled'; at: Millis; reason?: string }
   | { type: 'runner_error'; at: Millis; message: string }
 
-export const RUN_LINE_TYPES = ['run_start', 'prompted', 'assistant', 'tool_start', 'tool_end', 'settled', 'runner_error'] as const
-
 export const runLine: Parser<RunLine> = tagged<RunLine>('type', {
   run_start: obj({ type: oneOf(['run_start']), at, v: oneOf([1]), sessionId: nonEmpty, resumed: bool, model: modelRef }),
   prompted: obj({ type: oneOf(['prompted']), at, source: oneOf(['prompt', 'steer']), text: str }),
@@ -353,6 +380,150 @@ export type Outcome =
   | { kind: 'blocked'; reason: string }
   | { kind: 'failed'; reason: string; cause: FailureCause }
   | { kind: 'stopped' }
+
+// ---------------------------------------------------------------- what a tick reads (the store's snapshot)
+
+/** What one run did, folded from its run-file lines (`store/run-fold.ts`). */
+export interface RunFold {
+  /** Valid lines folded. */
+  readonly lines: number
+  /** Lines skipped: not JSON, or not a run-file line. Counted, never fatal. */
+  readonly bad: number
+  readonly startedAt?: Millis
+  readonly sessionId?: string
+  /** The model of the run: the last assistant message's, else the one `run_start` selected. */
+  readonly model?: ModelRef
+  /** A user message reached the session: the brief has been delivered. */
+  readonly prompted: boolean
+  readonly activity?: Activity
+  /** The last non-empty assistant text: the summary of a run that settled without a report. */
+  readonly lastText: string
+  /** The provider error of the last assistant message, when it ended in `error`. */
+  readonly providerError?: string
+  readonly report?: Report
+  readonly settledAt?: Millis
+  readonly runnerError?: string
+  /** `at` of the last valid line: the run's last message. */
+  readonly lastAt?: Millis
+}
+
+/** One run of a task as the snapshot sees it. */
+export interface RunRecord {
+  readonly n: RunNo
+  /** `runs/<n>.prompt.md` exists. */
+  readonly hasPrompt: boolean
+  /** `runs/<n>.jsonl` exists: the run was claimed. */
+  readonly claimed: boolean
+  /** Bytes in the run file. */
+  readonly size: number
+  /** The run file's mtime: for an empty claim, when it was claimed. */
+  readonly mtimeMs: Millis
+  /** Bytes in `runs/<n>.err`. */
+  readonly errSize: number
+  /** The end of the err file (up to 2 KiB), read only when it grew. */
+  readonly errTail: string
+  readonly fold: RunFold
+}
+
+/** A task as read from disk, before anything is derived. */
+export interface TaskRecord {
+  readonly id: TaskId
+  readonly spec: TaskSpec
+  readonly log: readonly LogEvent[]
+  /** Runs with a prompt or a run file, ascending. */
+  readonly runs: readonly RunRecord[]
+  /** Messages waiting in the inbox, oldest first. */
+  readonly inbox: readonly PendingMessage[]
+  /** Only known for closed tasks: the worktree is still on disk. */
+  readonly worktreeExists: boolean
+  /** Log and run lines skipped because they did not parse. */
+  readonly badLines: number
+}
+
+export interface BrokenTask {
+  readonly id: string
+  readonly reason: string
+}
+
+export interface KitchenSnapshot {
+  readonly at: Millis
+  readonly config: KitchenConfig
+  /** Lines for the person: config problems and skipped project files. Stable text while they last. */
+  readonly errors: readonly string[]
+  readonly projects: readonly ProjectSpec[]
+  /** Every task whose task.json parses, closed ones included, in id order. */
+  readonly tasks: readonly TaskRecord[]
+  readonly broken: readonly BrokenTask[]
+  readonly badLines: number
+}
+
+// ---------------------------------------------------------------- processes: cooks and the lease holder
+
+/** A cook process the owner knows: the process whose fd 1 is the run file of `run` of `task`. */
+export interface LiveCook {
+  task: TaskId
+  run: RunNo
+  pid: number
+  /** The process start time when recorded: the pid-reuse guard. */
+  start?: string
+}
+/** The live cooks by task id. */
+export type LiveMap = ReadonlyMap<string, LiveCook>
+
+/** Who a process is: the pid and its start time, as the lease records them. */
+export interface Identity {
+  pid: number
+  pidStart: string
+}
+
+/** Is the process that holds a lease still that process. Injected in tests to simulate a dead owner. */
+export type HolderAlive = (holder: Identity) => Promise<boolean>
+
+// ---------------------------------------------------------------- derived views (never stored)
+
+/** A run that failed with a provider error: the model and the error. */
+export interface TriedModel {
+  run: RunNo
+  model: string
+  error: string
+}
+
+/** A wake line owed to the chef: a task's run reached a final outcome and was not notified yet. */
+export interface Notice {
+  task: TaskId
+  title: string
+  run: RunNo
+  outcome: Exclude<Outcome, { kind: 'stopped' }>
+  /** The model of the run. */
+  model?: string
+  /** Provider failures since the last notice, oldest first (the fallbacks, or every model tried). */
+  tried: TriedModel[]
+}
+
+export interface TaskView {
+  id: TaskId
+  spec: TaskSpec
+  state: TaskState
+  /** `provider/id` of the current or last run, or of the next run while queued. */
+  model?: string
+  /** The run a launch would use: the next one, or the same one after an interrupted launch. */
+  nextRun: RunNo
+  /** The candidate of `nextRun`; undefined: the harness default model. */
+  candidate?: Profile
+  /** Messages waiting in the inbox. */
+  pending: number
+  /** Provider failures since the last notice, oldest first: what a fallback or a notice names. */
+  tried: TriedModel[]
+  live?: LiveCook
+  notice?: Notice
+}
+
+/** Where a dispatched task stands right after its dispatch. */
+export type Dispatched =
+  | { task: TaskId; branch: string; state: 'cooking'; run: RunNo }
+  | { task: TaskId; branch: string; state: 'queued' }
+  | { task: TaskId; branch: string; state: 'failed'; reason: string }
+  | { task: TaskId; branch: string; state: 'idle' }
 
 // ---------------------------------------------------------------- errors
 

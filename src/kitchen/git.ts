@@ -3,7 +3,8 @@
  * kitchen passes goes after `--end-of-options` or as a resolved object id, and nothing here runs
  * on the tick: only dispatch, launch, result and close ask git.
  */
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, statSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { realpath } from 'node:fs/promises'
 import { execa } from 'execa'
 
@@ -97,11 +98,6 @@ export function parseWorktreeList(text: string): WorktreeEntry[] {
   return out
 }
 
-/** The worktrees git knows for `repo`. */
-export async function listWorktrees(repo: string): Promise<WorktreeEntry[]> {
-  return parseWorktreeList(await gitOk(repo, ['worktree', 'list', '--porcelain', '-z']))
-}
-
 async function real(path: string): Promise<string> {
   try {
     return await realpath(path)
@@ -173,12 +169,27 @@ export async function ensureWorktree(repo: string, path: string, branch: string,
 
 export type RemoveResult = 'removed' | 'already-gone'
 
-/** Remove the worktree at `path`; a missing path is fine (the registration is pruned). */
+/** The parent's realpath plus the last name: a path compared without following its last component. */
+async function placeOf(path: string): Promise<string> {
+  return join(await real(dirname(path)), basename(path))
+}
+
+/**
+ * Remove the worktree at `path`; a missing path is fine (the registration is pruned). Only a linked
+ * worktree that git itself lists at exactly this place is force-removed: never the repository's main
+ * worktree, never a directory git does not know, and never, through a symlink, some other worktree.
+ */
 export async function removeWorktree(repo: string, path: string): Promise<RemoveResult> {
-  if (!existsSync(path)) {
+  if (!existsSync(path) && !lstatSync(path, { throwIfNoEntry: false })) {
     await git(repo, ['worktree', 'prune'])
     return 'already-gone'
   }
+  const listed = parseWorktreeList(await gitOk(repo, ['worktree', 'list', '--porcelain', '-z']))
+  const place = await placeOf(path)
+  const at = []
+  for (const [i, w] of listed.entries()) if ((await placeOf(w.path)) === place) at.push(i)
+  if (at.length === 0) throw new GitError(`${path} is not a worktree that git lists for ${repo}, so it is not removed; look at it and remove it by hand if it is the task's`, [])
+  if (at.includes(0)) throw new GitError(`${path} is the main worktree of ${repo}; it is never removed`, [])
   await gitOk(repo, ['worktree', 'remove', '--force', '--force', '--end-of-options', path])
   return 'removed'
 }
@@ -254,10 +265,13 @@ export async function diffstat(repo: string, branch: string, base: string): Prom
 export type BranchDeletion = 'deleted' | 'kept' | 'already-gone'
 
 /**
- * Delete `branch` only when it is an ancestor of `base`, or when discarding. Never `git branch -d`:
- * it also deletes a branch that a possibly stale upstream contains.
+ * Delete `branch` only when it is an ancestor of `base`, or when discarding; never the base branch nor
+ * the branch checked out in the repository. Never `git branch -d`: it also deletes a branch that a
+ * possibly stale upstream contains.
  */
 export async function deleteBranch(repo: string, branch: string, base: string, discard: boolean): Promise<BranchDeletion> {
+  if (branch === base) throw new GitError(`branch ${branch} is the base branch; it is never deleted`, [])
+  if ((await currentBranch(repo)) === branch) throw new GitError(`branch ${branch} is checked out in ${repo}; it is not deleted`, [])
   const tips = await branchTips(repo, [branch, base])
   const tip = tips.get(branch)
   if (!tip) return 'already-gone'

@@ -8,11 +8,15 @@ export {
   type KitchenDeps, type Opened, type FaultPoint, type AddProjectInput,
   type DispatchResult, type Dispatched, type SendResult, type StopResult, type CloseResult, type ResultView, type TickResult,
 } from './kitchen.js'
-export { DEFAULT_COOK_COMMAND, checkCookCommand, cookArgv, briefPrompt, messagesPrompt, fallbackPrompt, type LaunchValues } from './cooks.js'
+export { DEFAULT_COOK_COMMAND, checkCookCommand, cookArgv, type LaunchValues } from './cooks/index.js'
+export {
+  briefPrompt, messagesPrompt, fallbackPrompt,
+  cooksSnapshot, COOKS_EVENT, COOKS_REQUEST_EVENT, type CooksSnapshot, type CookTask,
+  normalizeDispatch, type DispatchItem, type NormalizedDispatch,
+} from './derive/index.js'
 export { Waker, type Wake, type WakeNotice } from './waker.js'
-export { cooksSnapshot, COOKS_EVENT, COOKS_REQUEST_EVENT, type CooksSnapshot, type CookTask } from './events.js'
-export { Store } from './store.js'
-export { KitchenError, ChefError, type KitchenErrorCode, type TaskState, type Outcome, type KitchenConfig, type Profile, type RunLine } from './domain.js'
-export { normalizeDispatch, type DispatchItem, type NormalizedDispatch } from './dispatch-input.js'
-export { normalizeKitchenConfig, DEFAULT_KITCHEN_CONFIG } from './config.js'
-export type { TaskView, Notice } from './derive.js'
+export { Store, normalizeKitchenConfig, DEFAULT_KITCHEN_CONFIG } from './store/index.js'
+export {
+  KitchenError, ChefError,
+  type KitchenErrorCode, type TaskState, type Outcome, type KitchenConfig, type Profile, type RunLine, type TaskView, type Notice,
+} from './domain.js'

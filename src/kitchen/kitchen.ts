@@ -12,25 +12,25 @@ import { realpath } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, resolve } from 'node:path'
 import {
-  CookMap, DEFAULT_COOK_COMMAND, briefPrompt, cookArgv, fallbackPrompt, messagesPrompt, procStat,
-  signalCook, spawnCook, type CookExit, type LiveCook,
-} from './cooks.js'
+  CookMap, DEFAULT_COOK_COMMAND, cookArgv, holderAlive, procStat, selfIdentity, signalCook, spawnCook,
+  type CookExit,
+} from './cooks/index.js'
 import {
-  closeVerdict, plan, type Action, type LiveMap, type Notice, type TaskView,
-} from './derive.js'
+  boardText, closeText, closeVerdict, dispatchText, dispatched, launchPrompt, normalizeDispatch, plan,
+  projectText, restartText, resultText, rulebookText, selectModels, wakeText, cooksSnapshot,
+  type Action, type CooksSnapshot, type DispatchItem, type ModelCheck,
+} from './derive/index.js'
 import {
-  DEFAULT_BRANCH_PREFIX, KitchenError, isProjectName, type KitchenConfig, type Lease, type Millis,
-  type ProjectSpec, type RunNo, type TaskId, type TaskSpec,
+  DEFAULT_BRANCH_PREFIX, KitchenError, isProjectName, sameHolder,
+  type Dispatched, type HolderAlive, type Identity, type KitchenConfig, type KitchenSnapshot, type Lease,
+  type LiveCook, type LiveMap, type Millis, type Notice, type ProjectSpec, type RunNo, type TaskId,
+  type TaskRecord, type TaskSpec, type TaskView,
 } from './domain.js'
-import { cooksSnapshot, type CooksSnapshot } from './events.js'
 import * as git from './git.js'
-import { acquireLease, currentLease, holderAlive, releaseLease, sameHolder, selfIdentity, type HolderAlive, type Identity } from './lease.js'
-import { selectModels, type ModelCheck } from './models.js'
-import { rulebookText } from './rulebooks.js'
-import { Store, type KitchenSnapshot, type TaskRecord } from './store.js'
-import { boardText, restartText, wakeText } from './texts.js'
+import { Store } from './store/index.js'
 import { Waker, type Wake } from './waker.js'
-import { normalizeDispatch, type DispatchItem } from './dispatch-input.js'
+
+export type { Dispatched }
 
 /** Named points where a test may stop the owner as if it crashed there. */
 export type FaultPoint =
@@ -78,12 +78,6 @@ export interface AddProjectInput {
   baseBranch?: string
   branchPrefix?: string
 }
-
-export type Dispatched =
-  | { task: TaskId; branch: string; state: 'cooking'; run: RunNo }
-  | { task: TaskId; branch: string; state: 'queued' }
-  | { task: TaskId; branch: string; state: 'failed'; reason: string }
-  | { task: TaskId; branch: string; state: 'idle' }
 
 export interface DispatchResult {
   tasks: (Dispatched & { skipped: { model: string; reason: string }[] })[]
@@ -156,11 +150,11 @@ abstract class KitchenBase {
 
   /** Liveness first, then the files; one scan when a claimed unsettled run has no known cook. */
   protected async readState(): Promise<{ snap: KitchenSnapshot; live: LiveMap }> {
-    let live = await this.liveMap()
+    let live: LiveMap = await this.cooks.live()
     let snap = this.store.snapshot(this.now())
     if (this.unknownRuns(snap, live).length > 0) {
       await this.cooks.adoptScan()
-      live = await this.liveMap()
+      live = await this.cooks.live()
       snap = this.store.snapshot(this.now())
       for (const k of this.unknownRuns(snap, live)) if (!k.empty) this.deadRuns.add(k.key)
     }
@@ -179,13 +173,6 @@ abstract class KitchenBase {
     return out
   }
 
-  private async liveMap(): Promise<Map<string, { pid: number; run: RunNo }>> {
-    const live = await this.cooks.live()
-    const out = new Map<string, { pid: number; run: RunNo }>()
-    for (const [task, c] of live) out.set(task, { pid: c.pid, run: c.run as RunNo })
-    return out
-  }
-
   /** Every task view as of now (closed ones included). */
   async views(): Promise<{ views: TaskView[]; busy: number; cap: number; snap: KitchenSnapshot }> {
     const { snap, live } = await this.readState()
@@ -193,13 +180,24 @@ abstract class KitchenBase {
     return { views: p.views, busy: p.busy, cap: p.cap, snap }
   }
 
+  /**
+   * The one read path of every operation on a task: liveness, the files, the task's record and its
+   * view as of now. An unknown or broken id throws with what to do.
+   */
+  protected async locate(id: string): Promise<{ snap: KitchenSnapshot; live: LiveMap; rec: TaskRecord; view: TaskView }> {
+    const { snap, live } = await this.readState()
+    const rec = snap.tasks.find((t) => t.id === id)
+    if (!rec) {
+      const broken = snap.broken.find((b) => b.id === id)
+      if (broken) throw new KitchenError('KITCHEN_BROKEN_TASK', `task ${id} is broken: ${broken.reason}; fix or remove tasks/${id}/task.json`)
+      throw new KitchenError('KITCHEN_UNKNOWN_TASK', `there is no task ${id}; the board lists the tasks`)
+    }
+    const view = plan([rec], live, this.now(), snap.config).views[0]!
+    return { snap, live, rec, view }
+  }
+
   async view(id: string): Promise<TaskView> {
-    const { views, snap } = await this.views()
-    const v = views.find((x) => x.id === id)
-    if (v) return v
-    const broken = snap.broken.find((b) => b.id === id)
-    if (broken) throw new KitchenError('KITCHEN_BROKEN_TASK', `task ${id} is broken: ${broken.reason}; fix or remove tasks/${id}/task.json`)
-    throw new KitchenError('KITCHEN_UNKNOWN_TASK', `there is no task ${id}; the board lists the tasks`)
+    return (await this.locate(id)).view
   }
 
   async board(): Promise<string> {
@@ -210,11 +208,11 @@ abstract class KitchenBase {
   }
 
   async result(id: string): Promise<ResultView> {
-    const v = await this.view(id)
+    const { view: v } = await this.locate(id)
     const spec = v.spec
     const project = this.store.readProject(spec.project)
     const repo = project?.path
-    const ws = await git.worktreeState(spec.worktree)
+    const ws = await git.worktreeState(this.store.checkedWorktree(spec))
     const land = repo ? await git.landing(repo, spec.branch, spec.baseBranch) : { exists: false, ahead: 0, byBase: false }
     const stat = repo ? await git.diffstat(repo, spec.branch, spec.baseBranch) : ''
     const s = v.state
@@ -260,28 +258,6 @@ abstract class KitchenBase {
   }
 }
 
-function resultText(r: ResultView, v: TaskView): string {
-  const s = v.state
-  const lines = [`${r.task} "${r.title}": ${s.kind === 'idle' ? describeOutcome(s.outcome) : s.kind}${r.model ? ` (model ${r.model})` : ''}.`]
-  const land = r.landed === 'base' ? `landed on ${r.baseBranch}` : r.landed === 'remote' ? `landed on ${r.remoteRef} as of the last fetch, not on ${r.baseBranch}` : 'not landed'
-  lines.push(`Branch ${r.branch}: ${r.ahead} commit${r.ahead === 1 ? '' : 's'} ahead of ${r.baseBranch}, ${land}.`)
-  lines.push(`Worktree ${r.worktree}: ${r.worktreeExists ? (r.dirty ? 'dirty' : 'clean') : 'gone'}.`)
-  if (r.diffstat) lines.push(r.diffstat)
-  if (v.tried.length > 0) lines.push(`Provider errors: ${v.tried.map((t) => `${t.model} (${t.error})`).join('; ')}.`)
-  lines.push(`Files: ${r.taskDir}${r.runFile ? `, ${r.runFile}` : ''}${r.errFile ? `, ${r.errFile}` : ''}`)
-  return lines.join('\n')
-}
-
-function describeOutcome(o: Extract<TaskView['state'], { kind: 'idle' }>['outcome']): string {
-  switch (o.kind) {
-    case 'done': return `done: ${o.summary}`
-    case 'needs_decision': return `needs a decision: ${o.question}`
-    case 'blocked': return `blocked: ${o.reason}`
-    case 'failed': return `failed (${o.cause}): ${o.reason}`
-    case 'stopped': return 'stopped'
-  }
-}
-
 /** Open the kitchen at `root`: the owner when the lease is free or stale (or on takeover), else read-only. */
 export async function openKitchen(root: string, deps: KitchenDeps = {}, options: { takeover?: boolean } = {}): Promise<Opened> {
   const sessionId = deps.sessionId ?? randomUUID()
@@ -289,7 +265,7 @@ export async function openKitchen(root: string, deps: KitchenDeps = {}, options:
   const store = Store.open(root)
   const me = deps.identity ?? (await selfIdentity())
   const mine: Lease = { pid: me.pid, pidStart: me.pidStart, sessionId, since: deps.now?.() ?? Date.now() }
-  const got = await acquireLease(store, mine, deps.holderAlive ?? holderAlive, options.takeover ?? false)
+  const got = await store.acquireLease(mine, deps.holderAlive ?? holderAlive, options.takeover ?? false)
   if (got.kind === 'owner') {
     const kitchen = new Kitchen(root, d, got.lease)
     await kitchen.activate()
@@ -331,7 +307,7 @@ export class KitchenReader extends KitchenBase {
     const attempt = (async () => {
       const me = this.deps.identity ?? (await selfIdentity())
       const mine: Lease = { pid: me.pid, pidStart: me.pidStart, sessionId: this.sessionId, since: this.now() }
-      const got = await acquireLease(this.store, mine, this.deps.holderAlive ?? holderAlive, takeover)
+      const got = await this.store.acquireLease(mine, this.deps.holderAlive ?? holderAlive, takeover)
       if (got.kind === 'held') {
         this.holder = got.holder
         return undefined
@@ -434,7 +410,7 @@ export class Kitchen extends KitchenBase {
 
   private checkLease(): void {
     if (this.dead) throw this.deathError ?? crashed()
-    const cur = currentLease(this.store)
+    const cur = this.store.currentLease()
     if (sameHolder(cur, this.lease)) return
     this.lost = true
     this.dead = true
@@ -483,8 +459,7 @@ export class Kitchen extends KitchenBase {
   /** Give the lease up and stop (the session leaves the kitchen; cooks keep running). */
   async shutdown(): Promise<void> {
     await this.serial(async () => {
-      const cur = currentLease(this.store)
-      if (sameHolder(cur, this.lease)) releaseLease(this.store)
+      this.store.releaseLease(this.lease)
       this.emitSnapshot([], 'off')
     }).catch(() => {})
     this.dead = true
@@ -530,7 +505,7 @@ export class Kitchen extends KitchenBase {
           case 'remove-worktree': {
             const rec = byId.get(a.task)
             const project = rec && this.store.readProject(rec.spec.project)
-            if (project && rec) await git.removeWorktree(project.path, rec.spec.worktree)
+            if (project && rec) await git.removeWorktree(project.path, this.store.checkedWorktree(rec.spec))
             acted = true
             break
           }
@@ -583,7 +558,7 @@ export class Kitchen extends KitchenBase {
     const project = this.store.readProject(spec.project)
     try {
       if (!project) throw new Error(`project ${spec.project} is not registered (projects/${spec.project}.json is missing or broken)`)
-      await git.ensureWorktree(project.path, spec.worktree, spec.branch, spec.baseBranch)
+      await git.ensureWorktree(project.path, this.store.checkedWorktree(spec), spec.branch, spec.baseBranch)
     } catch (error) {
       failed(`the worktree ${spec.worktree} could not be made: ${(error as Error).message}`)
       return
@@ -591,15 +566,7 @@ export class Kitchen extends KitchenBase {
     this.fault('launch:worktree')
 
     const messages = this.store.readInbox(id)
-    const texts = messages.map((m) => m.text)
-    const existing = this.store.readPrompt(id, run)
-    let prompt: string
-    if (existing !== undefined) prompt = texts.length > 0 ? `${existing}\n${messagesPrompt(texts)}` : existing
-    else if (a.prompt === 'brief') prompt = briefPrompt(spec, texts)
-    else if (a.prompt === 'fallback' && a.fallback) {
-      prompt = fallbackPrompt(a.fallback.failed.model, a.fallback.failed.error, a.fallback.next?.model ?? 'the default model')
-      if (texts.length > 0) prompt += `\n${messagesPrompt(texts)}`
-    } else prompt = texts.length > 0 ? messagesPrompt(texts) : 'Continue the task from where it stopped, and end with one report.\n'
+    const prompt = launchPrompt(a.prompt, spec, messages.map((m) => m.text), this.store.readPrompt(id, run), a.fallback)
     this.checkLease()
     this.store.writePrompt(id, run, prompt)
     this.fault('launch:prompt')
@@ -721,7 +688,7 @@ export class Kitchen extends KitchenBase {
       const spec: ProjectSpec = { name, path, baseBranch: base, branchPrefix: prefix, createdAt: this.now(), ...(input.note ? { note: input.note } : {}) }
       this.store.addProject(spec)
       await this.tickBody()
-      return { project: spec, text: `Registered ${name}: ${path}, tasks fork from ${base} on branches ${prefix}.` }
+      return { project: spec, text: projectText(spec) }
     })
   }
 
@@ -777,10 +744,7 @@ export class Kitchen extends KitchenBase {
     return this.serial(async () => {
       this.checkLease()
       if (message.trim() === '') throw new KitchenError('KITCHEN_BAD_INPUT', 'message is empty; write what the cook should do')
-      const { snap, live } = await this.readState()
-      const rec = snap.tasks.find((t) => t.id === id)
-      if (!rec) return this.missing(id, snap)
-      const before = plan([rec], live, this.now(), snap.config).views[0]!
+      const { snap, rec, view: before } = await this.locate(id)
       if (before.state.kind === 'closed') throw new KitchenError('KITCHEN_TASK_CLOSED', `${id} is closed; dispatch a new task`)
       this.store.writeMessage(rec.id, message, this.now())
       this.fault('send:written')
@@ -795,11 +759,19 @@ export class Kitchen extends KitchenBase {
       for (;;) {
         const wasLive = this.cooks.get(rec.id) !== undefined && (await this.cooks.confirm(this.cooks.get(rec.id)!))
         const t = await this.tickBody()
-        const v = t.views.find((x) => x.id === rec.id)!
+        const v = t.views.find((x) => x.id === rec.id)
+        // gone from the views: the task broke meanwhile (a symlink planted in it); say why
+        if (!v) {
+          await this.locate(id)
+          return { kind: 'queued' }
+        }
         const s = v.state
         if (s.kind === 'cooking') return { kind: 'launched', run: s.run }
-        if (s.kind === 'idle' && s.outcome.kind === 'failed' && s.outcome.cause === 'launch' && s.run !== undefined && s.run >= before.nextRun) {
-          return { kind: 'failed', reason: s.outcome.reason }
+        // A run this send launched may already have ended (a quick cook on a busy machine ends before
+        // the tick reads the kitchen again): it was launched all the same, or it failed to launch.
+        if (s.kind === 'idle' && s.run !== undefined && s.run >= before.nextRun) {
+          if (s.outcome.kind === 'failed' && s.outcome.cause === 'launch') return { kind: 'failed', reason: s.outcome.reason }
+          return { kind: 'launched', run: s.run }
         }
         if (s.kind !== 'queued') return { kind: 'queued' }
         if (!wasLive) return { kind: 'queued' }
@@ -813,10 +785,7 @@ export class Kitchen extends KitchenBase {
   stop(id: string): Promise<StopResult> {
     return this.serial(async () => {
       this.checkLease()
-      const { snap, live } = await this.readState()
-      const rec = snap.tasks.find((t) => t.id === id)
-      if (!rec) return this.missing(id, snap)
-      const v = plan([rec], live, this.now(), snap.config).views[0]!
+      const { rec, view: v } = await this.locate(id)
       const s = v.state
       let result: StopResult
       if (s.kind === 'closed') throw new KitchenError('KITCHEN_TASK_CLOSED', `${id} is closed`)
@@ -847,14 +816,12 @@ export class Kitchen extends KitchenBase {
     return this.serial(async () => {
       this.checkLease()
       const discard = options.discard ?? false
-      const { snap, live } = await this.readState()
-      const rec = snap.tasks.find((t) => t.id === id)
-      if (!rec) return this.missing(id, snap)
-      const v = plan([rec], live, this.now(), snap.config).views[0]!
+      const { rec, view: v } = await this.locate(id)
       const spec = rec.spec
+      const worktreePath = this.store.checkedWorktree(spec)
       const project = this.store.readProject(spec.project)
       const repo = project?.path
-      const ws = await git.worktreeState(spec.worktree)
+      const ws = await git.worktreeState(worktreePath)
       const land = repo ? await git.landing(repo, spec.branch, spec.baseBranch) : { exists: false, ahead: 0, byBase: false, byRemote: undefined }
       const onBranch = !ws.exists || (ws.head === spec.branch && !ws.rebasing)
       const head = ws.rebasing ? 'a rebase in progress' : ws.head ? `branch ${ws.head}` : 'detached'
@@ -872,7 +839,7 @@ export class Kitchen extends KitchenBase {
         branch = { error: 'not asked' }
       } else {
         try {
-          worktree = await git.removeWorktree(repo, spec.worktree)
+          worktree = await git.removeWorktree(repo, worktreePath)
         } catch (error) {
           worktree = { error: (error as Error).message }
         }
@@ -884,18 +851,9 @@ export class Kitchen extends KitchenBase {
         }
       }
       await this.tickBody()
-      const wt = typeof worktree === 'string' ? (worktree === 'removed' ? 'worktree removed' : 'worktree already gone') : `worktree not removed: ${worktree.error}`
-      const br = typeof branch === 'string'
-        ? branch === 'deleted' ? `branch ${spec.branch} deleted` : branch === 'kept' ? `branch ${spec.branch} kept (not on ${spec.baseBranch})` : `branch ${spec.branch} already gone`
-        : `branch ${spec.branch} not deleted: ${branch.error}`
-      return { task: rec.id, worktree, branch, text: `Closed ${rec.id}${discard ? ' (discarded)' : ''}: ${wt}, ${br}.` }
+      const text = closeText({ task: rec.id, discarded: discard, branch: spec.branch, baseBranch: spec.baseBranch }, worktree, branch)
+      return { task: rec.id, worktree, branch, text }
     })
-  }
-
-  private missing(id: string, snap: KitchenSnapshot): never {
-    const broken = snap.broken.find((b) => b.id === id)
-    if (broken) throw new KitchenError('KITCHEN_BROKEN_TASK', `task ${id} is broken: ${broken.reason}; fix or remove tasks/${id}/task.json`)
-    throw new KitchenError('KITCHEN_UNKNOWN_TASK', `there is no task ${id}; the board lists the tasks`)
   }
 }
 
@@ -904,26 +862,4 @@ export interface TickResult {
   busy: number
   cap: number
   errors: string[]
-}
-
-function dispatched(spec: TaskSpec, v: TaskView | undefined): Dispatched {
-  const base = { task: spec.id, branch: spec.branch }
-  const s = v?.state
-  if (s?.kind === 'cooking') return { ...base, state: 'cooking', run: s.run }
-  if (s?.kind === 'idle' && s.outcome.kind === 'failed' && s.outcome.cause === 'launch') return { ...base, state: 'failed', reason: s.outcome.reason }
-  if (s?.kind === 'queued') return { ...base, state: 'queued' }
-  return { ...base, state: 'idle' }
-}
-
-function dispatchText(tasks: DispatchResult['tasks'], busy: number, cap: number): string {
-  const lines = tasks.map((t) => {
-    const skipped = t.skipped.length > 0 ? ` Skipped models: ${t.skipped.map((s) => `${s.model} (${s.reason})`).join('; ')}.` : ''
-    switch (t.state) {
-      case 'cooking': return `${t.task} is cooking on branch ${t.branch} (${busy}/${cap} cooks busy).${skipped}`
-      case 'queued': return `${t.task} is queued on branch ${t.branch}: all ${cap} cooks are busy; it starts when one is free.${skipped}`
-      case 'failed': return `${t.task} failed to launch: ${t.reason}${skipped}`
-      case 'idle': return `${t.task} is registered on branch ${t.branch}.${skipped}`
-    }
-  })
-  return `${lines.join('\n')}\nYou will get a kitchen update when a task needs you.`
 }

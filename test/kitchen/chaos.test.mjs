@@ -14,7 +14,7 @@ import assert from 'node:assert/strict'
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openKitchen, Store } from '../../dist/src/kitchen/index.js'
-import { scanCooks } from '../../dist/src/kitchen/cooks.js'
+import { scanCooks } from '../../dist/src/kitchen/cooks/index.js'
 import { git, makeRepo, sleep, tempDir } from './support.mjs'
 import { rng } from '../support/random.mjs'
 

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, mkdirSync, openSync, closeSync, writeFileSync, readFileSync, existsSync, realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import * as c from '../../dist/src/kitchen/cooks.js'
+import * as cooks from '../../dist/src/kitchen/cooks/index.js'
+import * as derive from '../../dist/src/kitchen/derive/index.js'
+
+// the prompt texts moved to derive/, the rest of these are the cooks owner's
+const c = { ...cooks, ...derive }
 
 const FAKE = new URL('./fake-cook.mjs', import.meta.url).pathname
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
@@ -156,7 +160,7 @@ test('prompt texts: brief with messages, messages only, fallback names both mode
 
 test('a kitchen opened through a symlink adopts its cooks: paths compare as realpaths', async () => {
   const { symlinkSync } = await import('node:fs')
-  const { Store } = await import('../../dist/src/kitchen/store.js')
+  const { Store } = await import('../../dist/src/kitchen/store/index.js')
   const real = realpathSync(mkdtempSync(join(tmpdir(), 'kreal-')))
   const link = join(realpathSync(mkdtempSync(join(tmpdir(), 'klink-'))), 'kitchen')
   symlinkSync(real, link)

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { cooksSnapshot } from '../../dist/src/kitchen/events.js'
+import { cooksSnapshot } from '../../dist/src/kitchen/derive/index.js'
 
 const spec = (id) => ({ id, project: 'api', title: `T ${id}`, brief: 'b', branch: `issue/${id}`, worktree: `/k/worktrees/${id}`, baseBranch: 'main', sessionId: 's', models: [] })
 const view = (id, state, extra = {}) => ({ id, spec: spec(id), state, nextRun: 1, pending: 0, tried: [], ...extra })

@@ -157,6 +157,30 @@ test('a bad model and a broken worktree path are launch failures that a send ret
   await until(() => wakes.some((w) => /api-1 "bad model" failed to launch/.test(w.text)), 'launch failure wake')
 })
 
+test('a cook that ends before the tick reads the kitchen again was launched all the same: dispatch and send say so', async (t) => {
+  const stall = { run: 0 }
+  const runFile = (run) => join(root, 'tasks', 'api-1', 'runs', `${run}.jsonl`)
+  // The owner stalls right after a spawn until that run has settled, as a loaded machine may make it:
+  // a synchronous wait for the state, polled every few milliseconds, bounded so a bug cannot hang.
+  const fault = (point) => {
+    if (point !== 'launch:spawned' || stall.run === 0) return
+    const end = Date.now() + 30_000
+    const nap = new Int32Array(new SharedArrayBuffer(4))
+    while (Date.now() < end && !(existsSync(runFile(stall.run)) && readFileSync(runFile(stall.run), 'utf8').includes('"settled"'))) Atomics.wait(nap, 0, 0, 5)
+  }
+  const { root, kitchen } = await setup({}, { fault })
+  t.after(() => kitchen.shutdown())
+  stall.run = 1
+  const d = await kitchen.dispatch({ project: 'api', title: 'quick', brief: '@fake: needs_decision=which?' })
+  assert.deepEqual({ state: d.tasks[0].state, run: d.tasks[0].run }, { state: 'cooking', run: 1 })
+  await settled(kitchen, 'api-1')
+  stall.run = 2
+  const s = await kitchen.send('api-1', 'this one\n@fake: done=two')
+  assert.deepEqual(s, { kind: 'launched', run: 2 })
+  stall.run = 0
+  assert.equal((await settled(kitchen, 'api-1')).state.outcome.summary, 'two')
+})
+
 test('a broken task.json and config.json do not stop the tick', async (t) => {
   const { root, kitchen, reports } = await setup()
   t.after(() => kitchen.shutdown())

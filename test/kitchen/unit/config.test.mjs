@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { normalizeKitchenConfig, DEFAULT_KITCHEN_CONFIG } from '../../../dist/src/kitchen/config.js'
+import { normalizeKitchenConfig, DEFAULT_KITCHEN_CONFIG } from '../../../dist/src/kitchen/store/index.js'
 
 const norm = (raw) => normalizeKitchenConfig(raw)
 

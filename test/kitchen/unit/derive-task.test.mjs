@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { deriveTask } from '../../../dist/src/kitchen/derive.js'
+import { deriveTask } from '../../../dist/src/kitchen/derive/index.js'
 import { record, run, config, lines } from './helpers.mjs'
 
 const cfg = config()

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { normalizeDispatch } from '../../../dist/src/kitchen/dispatch-input.js'
+import { normalizeDispatch } from '../../../dist/src/kitchen/derive/index.js'
 
 const codes = (r) => r.issues.map((i) => `${i.code}@${i.path}`)
 

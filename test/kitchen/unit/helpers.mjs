@@ -1,8 +1,8 @@
 // Builders for pure derive tests: task records as the store would read them, with no disk.
 import { readFileSync } from 'node:fs'
 import { parseRunLine } from '../../../dist/src/kitchen/domain.js'
-import { foldRunLine, EMPTY_RUN_FOLD } from '../../../dist/src/kitchen/run-fold.js'
-import { normalizeKitchenConfig } from '../../../dist/src/kitchen/config.js'
+import { foldRunLine, EMPTY_RUN_FOLD } from '../../../dist/src/kitchen/store/index.js'
+import { normalizeKitchenConfig } from '../../../dist/src/kitchen/store/index.js'
 
 const fixtures = new URL('../../fixtures/kitchen/runs/', import.meta.url).pathname
 

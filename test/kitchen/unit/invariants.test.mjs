@@ -2,7 +2,7 @@
 // Replay a failure with SEED=<n> node --test test/kitchen/unit/invariants.test.mjs
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { plan, deriveTask } from '../../../dist/src/kitchen/derive.js'
+import { plan, deriveTask } from '../../../dist/src/kitchen/derive/index.js'
 import { record, run, config, lines } from './helpers.mjs'
 import { rng as prng } from '../../support/random.mjs'
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { selectModels, modelsPrompt } from '../../../dist/src/kitchen/derive.js'
+import { selectModels, modelsPrompt } from '../../../dist/src/kitchen/derive/index.js'
 import { config } from './helpers.mjs'
 
 const models = config({

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { plan } from '../../../dist/src/kitchen/derive.js'
+import { plan } from '../../../dist/src/kitchen/derive/index.js'
 import { record, run, config, lines } from './helpers.mjs'
 
 const NOW = 1_800_000_000_000

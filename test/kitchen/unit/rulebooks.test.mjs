@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { normalizeKitchenConfig } from '../../../dist/src/kitchen/config.js'
-import { rulebookFor, missingRulebooks, rulebookText } from '../../../dist/src/kitchen/rulebooks.js'
+import { normalizeKitchenConfig } from '../../../dist/src/kitchen/store/index.js'
+import { rulebookFor, missingRulebooks, rulebookText } from '../../../dist/src/kitchen/derive/index.js'
 
 const cfg = (rulebook) => normalizeKitchenConfig({ rulebook }).config
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict'
 import { appendFileSync, closeSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, writeSync, existsSync, copyFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Store } from '../../../dist/src/kitchen/store.js'
-import { LineReader } from '../../../dist/src/kitchen/line-reader.js'
+import { Store } from '../../../dist/src/kitchen/store/index.js'
+import { LineReader } from '../../../dist/src/kitchen/store/index.js'
 import { KitchenError } from '../../../dist/src/kitchen/domain.js'
 
 const fixtures = new URL('../../fixtures/kitchen/runs/', import.meta.url).pathname

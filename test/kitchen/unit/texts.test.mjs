@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { deriveTask, wakeText, restartText, boardText, widgetLines, closeVerdict, noticeLine } from '../../../dist/src/kitchen/derive.js'
-import { rulebookText } from '../../../dist/src/kitchen/rulebooks.js'
+import { deriveTask, wakeText, restartText, boardText, widgetLines, closeVerdict, noticeLine } from '../../../dist/src/kitchen/derive/index.js'
+import { rulebookText } from '../../../dist/src/kitchen/derive/index.js'
 import { record, run, config, lines } from './helpers.mjs'
 
 const NOW = 1764495600000 + 5 * 60_000

@@ -8,7 +8,7 @@ import {
   unlinkSync, writeFileSync, type Stats,
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { INBOX_NAME, type PendingMessage } from './domain.js'
+import { INBOX_NAME, type PendingMessage } from '../domain.js'
 
 export function stat(path: string): Stats | undefined {
   return statSync(path, { throwIfNoEntry: false })

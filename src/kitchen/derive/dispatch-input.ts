@@ -17,8 +17,8 @@
  * - `unknown_field`, `missing_field`, `bad_field`, `empty_batch`, `not_object`.
  * A blank `model` is refused (`bad_field`), as the kitchen refuses it; a `null` optional is absent.
  */
-import { isRecord } from './check.js'
-import { KitchenError, RULE_NAME, isProjectName } from './domain.js'
+import { isRecord } from '../check.js'
+import { KitchenError, RULE_NAME, isProjectName } from '../domain.js'
 
 export interface DispatchItem {
   project: string

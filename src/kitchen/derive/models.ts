@@ -2,7 +2,7 @@
  * Cook model selection: the candidates a dispatch freezes in task.json, and the chef's "Cook models"
  * prompt section. Pure; availability comes in through an injected check.
  */
-import { KitchenError, type KitchenConfig, type Profile } from './domain.js'
+import { KitchenError, type KitchenConfig, type Profile } from '../domain.js'
 
 /** Whether a model can run here (the harness knows it and its provider has credentials). */
 export type ModelCheck = (model: string) => { ok: true } | { ok: false; reason: string }

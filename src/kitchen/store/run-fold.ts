@@ -1,38 +1,14 @@
 /**
- * The run-file fold: what one run did, folded line by line. Pure; the store applies it to the lines
- * that arrived since the last tick, so a tick never re-reads a run.
+ * The run-file fold: what one run did, folded line by line. Pure; the snapshot applies it to the lines
+ * that arrived since the last tick, so a tick never re-reads a run. It lives with the store because
+ * only the incremental read of a run file uses it: derive reads the folded `RunFold`, never the lines.
  */
-import { REPORT_TOOL, type Activity, type Millis, type ModelRef, type Report, type RunLine } from './domain.js'
+import { REPORT_TOOL, oneLine, type RunFold, type RunLine } from '../domain.js'
 
-export interface RunFold {
-  /** Valid lines folded. */
-  readonly lines: number
-  /** Lines skipped: not JSON, or not a run-file line. Counted, never fatal. */
-  readonly bad: number
-  readonly startedAt?: Millis
-  readonly sessionId?: string
-  /** The model of the run: the last assistant message's, else the one `run_start` selected. */
-  readonly model?: ModelRef
-  /** A user message reached the session: the brief has been delivered. */
-  readonly prompted: boolean
-  readonly activity?: Activity
-  /** The last non-empty assistant text: the summary of a run that settled without a report. */
-  readonly lastText: string
-  /** The provider error of the last assistant message, when it ended in `error`. */
-  readonly providerError?: string
-  readonly report?: Report
-  readonly settledAt?: Millis
-  readonly runnerError?: string
-  /** `at` of the last valid line: the run's last message. */
-  readonly lastAt?: Millis
-}
+export type { RunFold }
 
 export const EMPTY_RUN_FOLD: RunFold = Object.freeze({ lines: 0, bad: 0, prompted: false, lastText: '' })
 
-function oneLine(text: string, max = 120): string {
-  const line = text.replace(/\s+/g, ' ').trim()
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line
-}
 
 type Mutable = { -readonly [K in keyof RunFold]: RunFold[K] }
 
@@ -82,7 +58,7 @@ function apply(next: Mutable, line: RunLine | undefined): void {
       }
       break
     case 'tool_start':
-      act(line.activity.trim() === '' ? line.tool : `${line.tool}: ${oneLine(line.activity)}`)
+      act(line.activity.trim() === '' ? line.tool : `${line.tool}: ${oneLine(line.activity, 120)}`)
       break
     case 'tool_end':
       if (line.tool === REPORT_TOOL && line.report && !line.isError) next.report = line.report

@@ -2,7 +2,7 @@
  * Rulebook selection (the seed's "recipes"): which named set of working rules the chef and each cook
  * get. Pure; resolved live from the normalized config at each question, never frozen at dispatch.
  */
-import type { KitchenConfig, ProjectName } from './domain.js'
+import type { KitchenConfig, ProjectName } from '../domain.js'
 
 export type Role = { kind: 'chef' } | { kind: 'cook'; project: ProjectName }
 

@@ -9,67 +9,19 @@
  * none of that changes the task directory. An mtime within RACY_MS of the moment it was seen is not
  * trusted (filesystem timestamps are coarse), so a change in the same tick as a read is never missed.
  */
-import { readdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { normalizeKitchenConfig, type NormalizedConfig } from './config.js'
+import { lstatSync, readdirSync } from 'node:fs'
 import {
-  isTaskId, parseLogLine, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
-  type KitchenConfig, type LogEvent, type Millis, type PendingMessage, type ProjectSpec, type RunNo,
-  type TaskId, type TaskSpec,
-} from './domain.js'
+  isTaskId, parseLogLine, taskBranchProblem, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
+  type BrokenTask, type KitchenSnapshot, type LogEvent, type Millis, type PendingMessage, type ProjectSpec,
+  type RunFold, type RunNo, type RunRecord, type TaskId, type TaskRecord, type TaskSpec,
+} from '../domain.js'
+import type { NormalizedConfig } from './config.js'
+import { normalizeKitchenConfig } from './config.js'
 import { listInbox, readJson, readTail, stat } from './files.js'
 import { LineReader } from './line-reader.js'
-import { EMPTY_RUN_FOLD, foldRunLines, type RunFold } from './run-fold.js'
+import { EMPTY_RUN_FOLD, foldRunLines } from './run-fold.js'
 
-/** One run of a task as the snapshot sees it. */
-export interface RunRecord {
-  readonly n: RunNo
-  /** `runs/<n>.prompt.md` exists. */
-  readonly hasPrompt: boolean
-  /** `runs/<n>.jsonl` exists: the run was claimed. */
-  readonly claimed: boolean
-  /** Bytes in the run file. */
-  readonly size: number
-  /** The run file's mtime: for an empty claim, when it was claimed. */
-  readonly mtimeMs: Millis
-  /** Bytes in `runs/<n>.err`. */
-  readonly errSize: number
-  /** The end of the err file (up to 2 KiB), read only when it grew. */
-  readonly errTail: string
-  readonly fold: RunFold
-}
-
-/** A task as read from disk, before anything is derived. */
-export interface TaskRecord {
-  readonly id: TaskId
-  readonly spec: TaskSpec
-  readonly log: readonly LogEvent[]
-  /** Runs with a prompt or a run file, ascending. */
-  readonly runs: readonly RunRecord[]
-  /** Messages waiting in the inbox, oldest first. */
-  readonly inbox: readonly PendingMessage[]
-  /** Only known for closed tasks: the worktree is still on disk. */
-  readonly worktreeExists: boolean
-  /** Log and run lines skipped because they did not parse. */
-  readonly badLines: number
-}
-
-export interface BrokenTask {
-  readonly id: string
-  readonly reason: string
-}
-
-export interface KitchenSnapshot {
-  readonly at: Millis
-  readonly config: KitchenConfig
-  /** Lines for the person: config problems and skipped project files. Stable text while they last. */
-  readonly errors: readonly string[]
-  readonly projects: readonly ProjectSpec[]
-  /** Every task whose task.json parses, closed ones included, in id order. */
-  readonly tasks: readonly TaskRecord[]
-  readonly broken: readonly BrokenTask[]
-  readonly badLines: number
-}
+export type { BrokenTask, KitchenSnapshot, RunRecord, TaskRecord }
 
 /** A directory is trusted unchanged by its mtime only when it was last seen this long after that mtime. */
 const RACY_MS = 2_000
@@ -94,9 +46,9 @@ class RunCache {
   /** A newer run exists and this one had its final read. */
   frozen = false
   record?: RunRecord
-  constructor(readonly n: RunNo, runsDir: string) {
-    this.path = join(runsDir, `${n}.jsonl`)
-    this.errPath = join(runsDir, `${n}.err`)
+  constructor(readonly n: RunNo, id: TaskId, layout: SnapshotLayout) {
+    this.path = layout.runFile(id, n)
+    this.errPath = layout.errFile(id, n)
   }
 
   resetClaim(): void {
@@ -129,10 +81,21 @@ class TaskCache {
   inbox: PendingMessage[] = []
   taskDirSig?: DirSig
   record?: TaskRecord
-  constructor(readonly id: string, tasksDir: string) {
-    this.dir = join(tasksDir, id)
-    this.runsPath = join(this.dir, 'runs')
-    this.inboxPath = join(this.dir, 'inbox')
+  readonly taskFile: string
+  readonly logFile: string
+  /** The entries that must not be symlinks, with their names for the broken reason. */
+  readonly entries: readonly [string, string][]
+  /** Why the task is broken by a symlink ('' when it is not); undefined until first checked. */
+  links?: string
+  constructor(readonly id: string, layout: SnapshotLayout) {
+    const tid = id as TaskId
+    this.dir = layout.taskDir(tid)
+    this.runsPath = layout.runsDir(tid)
+    this.inboxPath = layout.inboxDir(tid)
+    this.taskFile = layout.taskFile(tid)
+    this.logFile = layout.logFile(tid)
+    const rel = (path: string) => path.slice(this.dir.length + 1)
+    this.entries = [this.taskFile, this.logFile, this.runsPath, this.inboxPath, layout.handledDir(tid), layout.sessionDir(tid)].map((p) => [p, rel(p)])
   }
 
   /** The last run is claimed and has not settled: its cook may be writing, or moving messages. */
@@ -143,10 +106,27 @@ class TaskCache {
   }
 }
 
-/** Where the reader finds what it reads; the Store owns the layout. */
-export interface SnapshotPaths {
-  root: string
-  configFile: string
+/** Where the reader finds what it reads: the Store owns the layout, the reader names no file. */
+export interface SnapshotLayout {
+  readonly configFile: string
+  readonly projectsDir: string
+  readonly tasksDir: string
+  /** The project a file in `projects/` is for, or undefined for any other file. */
+  projectOfFile(file: string): string | undefined
+  projectFile(name: string): string
+  taskDir(id: TaskId): string
+  taskFile(id: TaskId): string
+  logFile(id: TaskId): string
+  runsDir(id: TaskId): string
+  runFile(id: TaskId, run: RunNo): string
+  errFile(id: TaskId, run: RunNo): string
+  inboxDir(id: TaskId): string
+  handledDir(id: TaskId): string
+  sessionDir(id: TaskId): string
+  /** Why `path` cannot be the worktree of `id`, or undefined when it is `worktrees/<id>`. */
+  worktreeProblem(id: TaskId, path: string): string | undefined
+  /** What a file in `runs/` is: the prompt or the run file of run `n`; undefined for others. */
+  runEntry(file: string): { n: number; kind: 'prompt' | 'run' } | undefined
   worktree(id: TaskId): string
   loadConfig(): NormalizedConfig
 }
@@ -160,7 +140,7 @@ export class SnapshotReader {
   private projectsDir?: DirSig
   private projectCache = new Map<string, { sig: FileSig; spec?: ProjectSpec; error?: string }>()
 
-  constructor(private readonly paths: SnapshotPaths) {}
+  constructor(private readonly layout: SnapshotLayout) {}
 
   /**
    * Reads the kitchen for a tick, each file in isolation: a broken task.json lists the task as broken
@@ -181,12 +161,17 @@ export class SnapshotReader {
     const tasks: TaskRecord[] = []
     const broken: BrokenTask[] = []
     let badLines = 0
+    const byName = new Map(projects.map((p) => [p.name, p]))
     for (const name of this.snapTaskNames()) {
+      if (!isTaskId(name)) {
+        broken.push({ id: name, reason: 'the directory name is not a task id like "api-7"' })
+        continue
+      }
       let cache = this.tasks.get(name)
-      if (!cache) this.tasks.set(name, (cache = new TaskCache(name, join(this.paths.root, 'tasks'))))
+      if (!cache) this.tasks.set(name, (cache = new TaskCache(name, this.layout)))
       let rec: TaskRecord | BrokenTask | undefined
       try {
-        rec = this.snapTask(cache)
+        rec = this.snapTask(cache, byName)
       } catch (error) {
         // One unreadable task (permissions, a file where a directory belongs) never stops the tick.
         this.tasks.delete(name)
@@ -203,46 +188,49 @@ export class SnapshotReader {
   }
 
   /** Cache checks use the real clock whatever `now` a caller passes: they compare with file mtimes. */
-  private changedDir(path: string, sig: DirSig | undefined): DirSig | undefined | 'gone' {
+  private changedDir(path: string, sig: DirSig | undefined): DirSig | undefined | 'gone'
+  private changedDir(path: string, sig: DirSig | undefined, noFollow: true): DirSig | undefined | 'gone' | 'link'
+  private changedDir(path: string, sig: DirSig | undefined, noFollow = false): DirSig | undefined | 'gone' | 'link' {
     const now = Date.now()
-    const st = stat(path)
+    const st = noFollow ? lstatSync(path, { throwIfNoEntry: false }) : stat(path)
     if (!st) return 'gone'
+    if (st.isSymbolicLink()) return 'link'
     if (sig && st.mtimeMs === sig.mtimeMs && st.ino === sig.ino && sig.seenAt - sig.mtimeMs > RACY_MS) return undefined
     return { mtimeMs: st.mtimeMs, ino: st.ino, seenAt: now }
   }
 
   private snapConfig(): NormalizedConfig {
-    const st = stat(this.paths.configFile)
+    const st = stat(this.layout.configFile)
     const sig = st && { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size }
     if (sameFile(sig, this.configSig) && !racy(sig)) return this.configCache
     this.configSig = sig
-    this.configCache = this.paths.loadConfig()
+    this.configCache = this.layout.loadConfig()
     return this.configCache
   }
 
   private snapProjects(errors: string[]): ProjectSpec[] {
-    const dir = join(this.paths.root, 'projects')
+    const dir = this.layout.projectsDir
     const changed = this.changedDir(dir, this.projectsDir)
     if (changed === 'gone') return []
     if (changed) {
       this.projectsDir = changed
-      const names = new Set(readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')))
+      const names = new Set(readdirSync(dir).filter((n) => this.layout.projectOfFile(n) !== undefined))
       for (const n of this.projectCache.keys()) if (!names.has(n)) this.projectCache.delete(n)
       for (const n of names) if (!this.projectCache.has(n)) this.projectCache.set(n, { sig: { mtimeMs: -1, ino: -1, size: -1 } })
     }
     const out: ProjectSpec[] = []
     for (const [file, entry] of this.projectCache) {
-      const st = stat(join(dir, file))
+      const st = stat(this.layout.projectFile(this.layout.projectOfFile(file)!))
       if (!st) continue
       const sig = { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size }
       if (!sameFile(sig, entry.sig) || racy(sig)) {
         entry.sig = sig
         delete entry.spec
         delete entry.error
-        const r = readJson(join(dir, file))
+        const r = readJson(this.layout.projectFile(this.layout.projectOfFile(file)!))
         const p = r.ok ? parseProject(r.value) : r
         if (!p.ok) entry.error = `projects/${file} is skipped: ${p.reason}`
-        else if (`${p.value.name}.json` !== file) entry.error = `projects/${file} is skipped: its name "${p.value.name}" does not match the file name`
+        else if (p.value.name !== this.layout.projectOfFile(file)) entry.error = `projects/${file} is skipped: its name "${p.value.name}" does not match the file name`
         else entry.spec = p.value
       }
       if (entry.error) errors.push(entry.error)
@@ -252,7 +240,7 @@ export class SnapshotReader {
   }
 
   private snapTaskNames(): string[] {
-    const dir = join(this.paths.root, 'tasks')
+    const dir = this.layout.tasksDir
     const changed = this.changedDir(dir, this.tasksDir)
     if (changed === 'gone') return []
     if (changed) {
@@ -266,12 +254,24 @@ export class SnapshotReader {
     return this.taskNames
   }
 
-  private snapTask(c: TaskCache): TaskRecord | BrokenTask | undefined {
+  private snapTask(c: TaskCache, projects: ReadonlyMap<string, ProjectSpec>): TaskRecord | BrokenTask | undefined {
     const dir = c.dir
     let dirty = false
+    // Nothing in a task is followed through a symlink: the task directory itself, its files and
+    // subdirectories, and run files are checked with lstat whenever the task directory changed.
+    const td = this.changedDir(dir, c.taskDirSig, true)
+    if (td === 'link') {
+      delete c.taskDirSig
+      delete c.record
+      return { id: c.id, reason: `tasks/${c.id} is a symlink; the kitchen does not follow symlinks in tasks/. Move the task directory there, or remove the link` }
+    }
+    if (td !== 'gone' && (td !== undefined || c.links === undefined)) c.links = this.linkIn(c)
+    if (c.links) {
+      delete c.record
+      return { id: c.id, reason: c.links }
+    }
     if (!c.spec) {
-      if (!isTaskId(c.id)) return { id: c.id, reason: 'the directory name is not a task id like "api-7"' }
-      const st = stat(join(dir, 'task.json'))
+      const st = stat(c.taskFile)
       const sig = st && { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size }
       if (!st) {
         const d = stat(dir)
@@ -281,10 +281,11 @@ export class SnapshotReader {
       }
       if (!sameFile(sig, c.specSig) || racy(sig) || c.broken === undefined) {
         c.specSig = sig
-        const r = readJson(join(dir, 'task.json'))
+        const r = readJson(c.taskFile)
         const t = r.ok ? parseTask(r.value) : r
         if (!t.ok) c.broken = r.ok ? `task.json: ${t.reason}` : t.reason
         else if (t.value.id !== c.id) c.broken = `task.json names the task "${t.value.id}", not "${c.id}"`
+        else if (this.trustProblems(t.value, projects)) c.broken = `task.json: ${this.trustProblems(t.value, projects)}; the kitchen will not touch them. Restore the task's own branch and worktree`
         else {
           c.spec = t.value
           delete c.broken
@@ -296,14 +297,13 @@ export class SnapshotReader {
     const id = c.spec.id
     // Every owner write in a task touches the task directory (see `touch`), so a task whose directory
     // did not change and whose last run is not in flight has nothing new: one stat per quiet task.
-    const td = this.changedDir(dir, c.taskDirSig)
     if (td === 'gone') return undefined
     if (td) c.taskDirSig = td
     const active = c.active()
     if (!td && c.record && !active && (!c.closed || c.worktreeGone)) return c.record
 
     if (td) {
-      const log = c.logReader.read(join(dir, 'log.jsonl'))
+      const log = c.logReader.read(c.logFile)
       if (log.reset) {
         c.log = []
         c.logBad = 0
@@ -324,12 +324,16 @@ export class SnapshotReader {
     }
 
     if (c.closed) {
-      if (!c.worktreeGone && !stat(this.paths.worktree(id))) {
+      if (!c.worktreeGone && !stat(this.layout.worktree(id))) {
         c.worktreeGone = true
         dirty = true
       }
     } else {
       if (this.snapRuns(c, td !== undefined)) dirty = true
+      if (c.links) {
+        delete c.record
+        return { id: c.id, reason: c.links }
+      }
       // The cook moves pending messages to handled/ while its run is in flight; only the owner adds.
       const inbox = td || (active && c.inbox.length > 0) ? this.changedDir(c.inboxPath, c.inboxDir) : undefined
       if (inbox) {
@@ -357,6 +361,25 @@ export class SnapshotReader {
     return c.record
   }
 
+  /**
+   * What task.json names that the task may not touch: a worktree other than `worktrees/<id>`, the
+   * base branch or another task's branch. Empty when it is the task's own.
+   */
+  private trustProblems(spec: TaskSpec, projects: ReadonlyMap<string, ProjectSpec>): string {
+    const problems = [this.layout.worktreeProblem(spec.id, spec.worktree), taskBranchProblem(spec, projects.get(spec.project))]
+    return problems.filter((p) => p !== undefined).join('; ')
+  }
+
+  /** The first entry of a task that is a symlink, as a broken reason; '' when there is none. */
+  private linkIn(c: TaskCache): string {
+    for (const [path, name] of c.entries) {
+      if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
+        return `tasks/${c.id}/${name} is a symlink; the kitchen does not follow symlinks in a task. Replace it with a real ${name.endsWith('.json') || name.endsWith('.jsonl') ? 'file' : 'directory'}`
+      }
+    }
+    return ''
+  }
+
   /** Updates the runs of a task; true when anything changed. */
   private snapRuns(c: TaskCache, scan: boolean): boolean {
     const dir = c.runsPath
@@ -365,12 +388,17 @@ export class SnapshotReader {
     if (changed) {
       c.runsDir = changed === 'gone' ? undefined : changed
       const seen = new Map<number, { prompt: boolean; run: boolean }>()
-      for (const name of changed === 'gone' ? [] : readdirSync(dir)) {
-        const m = /^([1-9][0-9]{0,8})\.(prompt\.md|jsonl)$/.exec(name)
-        if (!m) continue
-        const n = Number(m[1])
+      for (const ent of changed === 'gone' ? [] : readdirSync(dir, { withFileTypes: true })) {
+        const name = ent.name
+        const entry = this.layout.runEntry(name)
+        if (!entry) continue
+        if (ent.isSymbolicLink()) {
+          c.links = `tasks/${c.id}/runs/${name} is a symlink; the kitchen does not follow symlinks in a task. Replace it with the run's own file`
+          return true
+        }
+        const n = entry.n
         const e = seen.get(n) ?? { prompt: false, run: false }
-        if (m[2] === 'jsonl') e.run = true
+        if (entry.kind === 'run') e.run = true
         else e.prompt = true
         seen.set(n, e)
       }
@@ -383,7 +411,7 @@ export class SnapshotReader {
       for (const [n, e] of seen) {
         let r = c.runs.get(n)
         if (!r) {
-          r = new RunCache(runNo(n), dir)
+          r = new RunCache(runNo(n), c.id as TaskId, this.layout)
           c.runs.set(n, r)
           dirty = true
         }

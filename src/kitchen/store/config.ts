@@ -4,11 +4,11 @@
  * defaults, so a half-understood config never half-applies; every problem is listed, not only the first.
  * The one exception is the older field name `recipe`, which loads with a line asking for the rename.
  */
-import { isRecord } from './check.js'
+import { isRecord } from '../check.js'
 import {
   isProjectName, RULE_NAME, RULEBOOK_NAME, THINKING_LEVELS,
   type KitchenConfig, type ModelRule, type Profile, type RulebookSelection, type ThinkingLevel,
-} from './domain.js'
+} from '../domain.js'
 
 export const DEFAULT_KITCHEN_CONFIG: Readonly<KitchenConfig> = Object.freeze({
   maxCooks: 3,

@@ -1,62 +1,16 @@
 /**
- * Pure decisions of the kitchen: the task state derived from its files, the model of each run, and
- * the tick's plan. No file system, clock or process table inside: records, the live cooks and `now`
+ * Pure decisions of the kitchen: the task state derived from its files, the model of each run, the
+ * tick's plan, and the close verdict. No file system, clock or process table inside: records, the live cooks and `now`
  * come in as arguments.
  */
 import {
   modelName,
-  type FailureCause, type KitchenConfig, type LogEvent, type Millis, type Outcome, type Profile, type RunNo,
-  type TaskId, type TaskSpec, type TaskState,
-} from './domain.js'
-import type { RunRecord, TaskRecord } from './snapshot.js'
+  type Dispatched, type FailureCause, type KitchenConfig, type LiveCook, type LiveMap, type LogEvent, type Millis, type Notice,
+  type Outcome, type Profile, type RunNo, type RunRecord, type TaskRecord, type TaskState, type TaskView,
+  type TaskId, type TaskSpec, type TriedModel,
+} from '../domain.js'
 
-export { foldRunLine, foldRunLines, EMPTY_RUN_FOLD, type RunFold } from './run-fold.js'
-export { selectModels, modelsPrompt, type ModelCheck, type Selection, type Skipped } from './models.js'
-export { rulebookFor, missingRulebooks, rulebookText, type Role } from './rulebooks.js'
-
-/** A cook process the owner knows: its pid and the run whose file is its fd 1. */
-export interface LiveCook {
-  pid: number
-  run: RunNo
-}
-export type LiveMap = ReadonlyMap<string, LiveCook>
-
-/** A run that failed with a provider error: the model and the error. */
-export interface TriedModel {
-  run: RunNo
-  model: string
-  error: string
-}
-
-/** A wake line owed to the chef: a task's run reached a final outcome and was not notified yet. */
-export interface Notice {
-  task: TaskId
-  title: string
-  run: RunNo
-  outcome: Exclude<Outcome, { kind: 'stopped' }>
-  /** The model of the run. */
-  model?: string
-  /** Provider failures since the last notice, oldest first (the fallbacks, or every model tried). */
-  tried: TriedModel[]
-}
-
-export interface TaskView {
-  id: TaskId
-  spec: TaskSpec
-  state: TaskState
-  /** `provider/id` of the current or last run, or of the next run while queued. */
-  model?: string
-  /** The run a launch would use: the next one, or the same one after an interrupted launch. */
-  nextRun: RunNo
-  /** The candidate of `nextRun`; undefined: the harness default model. */
-  candidate?: Profile
-  /** Messages waiting in the inbox. */
-  pending: number
-  /** Provider failures since the last notice, oldest first: what a fallback or a notice names. */
-  tried: TriedModel[]
-  live?: LiveCook
-  notice?: Notice
-}
+export type { LiveCook, LiveMap, Notice, TaskView, TriedModel }
 
 export type DeriveConfig = Pick<KitchenConfig, 'models'>
 
@@ -405,7 +359,14 @@ export function closeVerdict(view: TaskView, facts: CloseFacts, discard: boolean
   return { ok: true, deleteBranch: facts.landed === 'base' }
 }
 
-export {
-  noticeLine, wakeText, restartText, boardText, widgetLines, stateText, outcomeText, needsYou, duration, oneLine,
-  type Board,
-} from './texts.js'
+/** Where a task stands right after its dispatch, from its view after the dispatch's tick. */
+export function dispatched(spec: TaskSpec, v: TaskView | undefined): Dispatched {
+  const base = { task: spec.id, branch: spec.branch }
+  const s = v?.state
+  if (s?.kind === 'cooking') return { ...base, state: 'cooking', run: s.run }
+  if (s?.kind === 'idle' && s.outcome.kind === 'failed' && s.outcome.cause === 'launch') return { ...base, state: 'failed', reason: s.outcome.reason }
+  // A quick cook can end before the dispatch's tick reads the kitchen again: its run was launched.
+  if (s?.kind === 'idle' && s.run !== undefined) return { ...base, state: 'cooking', run: s.run }
+  if (s?.kind === 'queued') return { ...base, state: 'queued' }
+  return { ...base, state: 'idle' }
+}

@@ -1,0 +1,20 @@
+/**
+ * The derive owner's front: every pure decision and every text of the kitchen. Task state from the
+ * records the store read, the tick's plan, the close verdict, model selection, rulebook resolution,
+ * dispatch input, the integration snapshot, and the words for the chef, the person and the cooks.
+ * No file system, clock or process table: everything comes in as arguments.
+ */
+export {
+  deriveTask, plan, closeVerdict, briefDelivered, dispatched,
+  type Action, type Plan, type PlanConfig, type PromptKind, type CloseFacts, type CloseVerdict, type DeriveConfig,
+  type LiveCook, type LiveMap, type Notice, type TaskView, type TriedModel,
+} from './task.js'
+export { selectModels, modelsPrompt, type ModelCheck, type Selection, type Skipped } from './models.js'
+export { rulebookFor, missingRulebooks, rulebookText, type Role } from './rulebooks.js'
+export { normalizeDispatch, type DispatchItem, type DispatchIssue, type DispatchIssueCode, type NormalizedDispatch } from './dispatch-input.js'
+export {
+  noticeLine, wakeText, restartText, boardText, widgetLines, stateText, outcomeText, needsYou, duration, oneLine,
+  projectText, dispatchText, resultText, closeText, briefPrompt, messagesPrompt, fallbackPrompt, launchPrompt,
+  cooksSnapshot, COOKS_EVENT, COOKS_REQUEST_EVENT,
+  type Board, type PromptTask, type ResultFacts, type CooksSnapshot, type CookTask, type CookPaths,
+} from './texts.js'
