@@ -10,9 +10,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Context } from '@deepseek-ai/cordis'
 import { createScope } from '@deepseek-ai/dsh-scope'
-import { execa } from 'execa'
 import {
-  COOKS_EVENT, COOKS_REQUEST_EVENT, Kitchen, KitchenError, KitchenReader, normalizeKitchenConfig, openKitchen,
+  COOKS_EVENT, COOKS_REQUEST_EVENT, Kitchen, KitchenError, KitchenReader, missingRulebooks, normalizeKitchenConfig, openKitchen, rulebookFor,
+  type KitchenConfig,
   type CloseResult, type CooksSnapshot, type DispatchResult, type Opened, type SendResult, type StopResult,
 } from '../kitchen/index.js'
 import { runInHarnessShell } from '../plugin/shell-run.js'
@@ -210,7 +210,7 @@ export class Chef {
       const scope = createScope(this.ctx as never, agent as never) as unknown as ChefSession['scope']
       for (const tool of chefTools(this as never)) scope.ctx.effect(() => (scope.ctx as any).tools.register(tool), `chef tool ${tool.name}`)
       const prompt = scope.ctx.get('systemPrompt') as { section(s: unknown): () => void } | undefined
-      if (prompt) scope.ctx.effect(() => prompt.section({ name: 'command-scout:chef', order: 150, text: () => chefPrompt(this.row) }), 'chef prompt')
+      if (prompt) scope.ctx.effect(() => prompt.section({ name: 'command-scout:chef', order: 150, text: () => chefPrompt(this.kitchenConfig()) }), 'chef prompt')
       this.chefs.set(agent.id, { agent, scope, since: Date.now() })
     } else this.chefs.get(agent.id)!.since = Date.now()
     const where = opened.kind === 'owner'
@@ -380,22 +380,20 @@ export class Chef {
     return o.kind === 'owner' ? o.kitchen : o.reader
   }
 
+  /** The normalized kitchen config of the row (what the core reads from config.json). */
+  kitchenConfig(): KitchenConfig {
+    return normalizeKitchenConfig(kitchenConfigFile(this.row, this.row.cookCommand ?? []), 'command-scout-kitchen config').config
+  }
+
   private chefRulebook(): string | undefined {
-    const d = this.row.rulebook?.default
-    return d === undefined || d === '' ? undefined : d
+    return rulebookFor(this.kitchenConfig(), { kind: 'chef' })
   }
 
   /** Each selected rulebook no installed plugin provides: one line each. */
   private missingRulebooks(): string[] {
     const request: RulebooksRequest = { version: 1, rulebooks: [] }
     this.fire(RULEBOOKS_EVENT, request)
-    const have = new Set(request.rulebooks.filter((r) => typeof r === 'string'))
-    const wanted = new Set<string>()
-    if (this.chefRulebook()) wanted.add(this.chefRulebook()!)
-    for (const v of Object.values(this.row.rulebook?.projects ?? {})) wanted.add(v)
-    wanted.delete('none')
-    const list = have.size > 0 ? [...have].sort().join(', ') : 'none'
-    return [...wanted].filter((n) => !have.has(n)).map((n) => `The config selects the rulebook "${n}", but no installed plugin provides it. Installed rulebooks: ${list}.`)
+    return missingRulebooks(this.kitchenConfig(), request.rulebooks.filter((r) => typeof r === 'string'))
   }
 
   // ---------------------------------------------------------------- operations
@@ -403,8 +401,8 @@ export class Chef {
   async addProject(args: AddProjectArgs): Promise<string> {
     const k = this.owner()
     const { testCommand, ...input } = args
-    const r = await k.addProject({ ...input, ...(testCommand?.trim() ? { testCommand: testCommand.trim() } : {}) } as never)
-    const commands = projectCommands(r.project.path, (r.project as { testCommand?: string }).testCommand)
+    const r = await k.addProject({ ...input, ...(testCommand?.trim() ? { testCommand: testCommand.trim() } : {}) })
+    const commands = projectCommands(r.project.path, r.project.testCommand)
     return `${r.text}\n${commandsLine(commands)}`
   }
 
@@ -456,19 +454,15 @@ export class Chef {
   }
 
   async result(args: ResultArgs): Promise<ResultText> {
-    const r = await this.reader().result(args.task)
     const kitchen = this.reader()
-    const project = kitchen.store.readProject(r.state && (await kitchen.view(args.task)).spec.project)
+    const r = await kitchen.result(args.task)
+    const project = kitchen.store.readProject((await kitchen.view(args.task)).spec.project)
     const lines = [r.text]
-    if (project) {
-      const commits = await commitsAhead(project.path, r.branch, r.baseBranch)
-      if (commits.length > 0) lines.splice(2, 0, ...commits.map((c) => `  ${c}`))
-    }
     const out: ResultText = { text: '' }
     if (args.verify) {
       if (!r.worktreeExists) lines.push(`Verify: not run, the worktree ${r.worktree} is gone.`)
       else {
-        const c = projectCommands(r.worktree, (project as { testCommand?: string } | undefined)?.testCommand)
+        const c = projectCommands(r.worktree, project?.testCommand)
         if (!c.test) lines.push('Verify: not run, the project has no test command (pass testCommand to chef_add_project to name one).')
         else {
           const run = await runInHarnessShell(this.ctx, {
@@ -489,12 +483,6 @@ export class Chef {
     out.text = lines.join('\n')
     return out
   }
-}
-
-/** `abc1234 Subject` for each commit on `branch` not on `base`, oldest first. */
-async function commitsAhead(repo: string, branch: string, base: string): Promise<string[]> {
-  const r = await execa('git', ['log', '--reverse', '--format=%h %s', `refs/heads/${base}..refs/heads/${branch}`, '--'], { cwd: repo, reject: false, env: { LC_ALL: 'C' }, stdin: 'ignore' })
-  return r.exitCode === 0 ? String(r.stdout).split('\n').filter(Boolean).slice(0, 50) : []
 }
 
 export function errorText(error: unknown): string {

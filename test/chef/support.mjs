@@ -82,10 +82,15 @@ export function chefScript({ onWake = () => [{ text: 'noted' }] } = {}) {
  * kitchen, sessionId, say(steps) } after `/chef on` in a fresh web session.
  */
 export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefOn = true, env } = {}) {
+  // One after hook that undoes in reverse order (node:test runs hooks in registration order).
+  const undo = []
+  t.after(async () => {
+    for (const f of undo.reverse()) await f().catch(() => {})
+  })
   const home = await makeHome('cs-chef-')
-  t.after(home.cleanup)
+  undo.push(home.cleanup)
   const model = await startFakeModel({ fallback: { text: 'FINAL' } })
-  t.after(() => model.close())
+  undo.push(() => model.close())
   const cookRoute = model.route('cook', (b) => offersTool(b, 'chef_report'))
   if (cook) cookRoute.fallback = cook
   const script = chefScript(chefOptions)
@@ -95,12 +100,10 @@ export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefO
   const patch = await writeOverlay(home, { dir: kitchen, killGraceMs: 1500, exitGraceMs: 3000, exitWaitMs: 8000, reclaimAfterMs: 2000, ...config })
   const repos = join(home.root, 'repos')
   mkdirSync(repos, { recursive: true })
+  undo.push(async () => killCooks(kitchen))
   const web = await startWeb({ home, model, patch, cwd: repos, env })
-  t.after(async () => {
-    await web.stop()
-    killCooks(kitchen)
-  })
-  const world = { home, model, cookRoute, chefRoute, script, web, repos, kitchen, patch, sessionId: undefined }
+  undo.push(() => web.stop())
+  const world = { undo, home, model, cookRoute, chefRoute, script, web, repos, kitchen, patch, sessionId: undefined }
   world.sessionId = await web.createSession(repos)
   if (chefOn) {
     const on = await web.command(world.sessionId, '/chef on')
