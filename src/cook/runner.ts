@@ -4,7 +4,8 @@
  * contract in the system prompt and `chef_report` as a tool of that agent only, sends the prompt
  * file, steers inbox messages in while a turn is active, and writes every session event the kitchen
  * reads as one run-file line on stdout. When the agent settles it flushes the session, writes
- * `settled`, and asks the launcher to exit (0 when the turn completed, 1 otherwise).
+ * `settled`, and asks the launcher to exit (0 when the turn completed, 1 otherwise). A cancelled
+ * run (SIGTERM) writes `runner_error` instead of `settled`: it did not settle.
  */
 import { readFileSync, writeSync } from 'node:fs'
 import type { Context } from '@deepseek-ai/cordis'
@@ -144,7 +145,16 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
   turnActive = false
   await c.sessions.flush(agent.session)
   const end = [...agent.session.events.slice(firstEvent)].reverse().find((e) => e.type === 'turn/end')
-  const reason = (end?.data as { reason?: { kind?: string } } | undefined)?.reason?.kind ?? 'completed'
-  writeRunLine({ type: 'settled', at: Date.now(), reason })
-  exit(reason === 'completed' ? 0 : 1)
+  const reason = (end?.data as { reason?: { kind?: string; reason?: { kind?: string } } } | undefined)?.reason
+  const kind = reason?.kind ?? 'completed'
+  if (closing || kind === 'aborted') {
+    // Cancelled (SIGTERM, a stop) before the agent finished: not a settled run. Without `settled`
+    // the kitchen derives a stop (when it asked for one) or a crash with this reason.
+    const why = reason?.reason?.kind ? ` (${reason.reason.kind})` : ''
+    writeRunLine({ type: 'runner_error', at: Date.now(), message: `the run was cancelled${why} before the agent settled` })
+    exit(1)
+    return
+  }
+  writeRunLine({ type: 'settled', at: Date.now(), reason: kind })
+  exit(kind === 'completed' ? 0 : 1)
 }

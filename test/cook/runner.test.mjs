@@ -196,3 +196,26 @@ test('bad cook flags are a runner_error line and exit code 2', { skip }, async (
   assert.match(r.lines[0].message, /--model=.*has a space/)
   assert.equal(ctx.model.requests.length, 0)
 })
+
+test('SIGTERM to the cook\'s group mid-tool: it exits, its group is gone, and the run does not claim to have settled', { skip }, async (t) => {
+  const ctx = await setup(t)
+  ctx.cook.push(bash('sleep 300', 'a long command'))
+  const cook = run(t, ctx, { run: 1, prompt: 'Take long.\n', modelName: FLASH })
+  await until(() => cook.lines().some((l) => l.type === 'tool_start' && l.tool === 'bash'), 'the bash call to start')
+  process.kill(-cook.child.pid, 'SIGTERM')
+  const r = await cook.done
+  assert.equal(r.signal, null, 'the harness shut down on its own')
+  assert.equal(r.lines.some((l) => l.type === 'settled'), false)
+  assert.match(r.lines.at(-1).message, /^the run was cancelled \(disposed\) before the agent settled$/)
+  const f = fold(r.lines)
+  assert.equal(f.settledAt, undefined)
+  assert.match(f.runnerError, /cancelled/)
+  await until(() => {
+    try {
+      process.kill(-cook.child.pid, 0)
+      return false
+    } catch {
+      return true
+    }
+  }, 'the process group to be gone', 30_000)
+})
