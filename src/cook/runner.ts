@@ -91,10 +91,14 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
   let reported = false
   let closing = false
 
+  let report: ReturnType<typeof reportTool> | undefined
+  const steers = new Set<string>()
   ctx.on('session/event' as never, ((session: { id: string }, event: SessionEventLike) => {
     if (session.id !== startup.sessionId) return
     if (event.type === 'turn/start') turnActive = true
     if (event.type === 'turn/end') turnActive = false
+    // A steer claimed just before the report enters the step after it: that step may report again.
+    if (event.type === 'user/message' && reported && steers.has(String((event.data as { id?: unknown } | undefined)?.id))) report?.reopen()
     for (const line of translator.translate(event)) writeRunLine(line)
   }) as never)
   ctx.on('agent/turn-stopping' as never, ((payload: { agent: AgentLike }) => {
@@ -110,6 +114,7 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
     for (const m of claimInbox(startup.taskDir)) {
       const message = createUserMessage({ content: [{ type: 'text', text: steerText(m.text) }], source: { kind: 'user' } })
       translator.markSteer(message.id)
+      steers.add(message.id)
       agent.steer(message)
     }
   }
@@ -118,9 +123,10 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
   const setup = (agentCtx: Context): undefined => {
     const a = agentCtx as unknown as Record<string, any>
     installModelSelection(agentCtx, { current: selection, assembled: undefined })
-    a.tools.register(reportTool(() => {
+    report = reportTool(() => {
       reported = true
-    }))
+    })
+    a.tools.register(report.tool)
     a.systemPrompt.section({ ...CONTRACT_SECTION, text: contractText(facts) })
     return undefined
   }

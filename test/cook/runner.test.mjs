@@ -219,3 +219,23 @@ test('SIGTERM to the cook\'s group mid-tool: it exits, its group is gone, and th
     }
   }, 'the process group to be gone', 30_000)
 })
+
+test('a steer claimed while the report step is in flight gets one more step, and that step may report again', { skip }, async (t) => {
+  const ctx = await setup(t)
+  ctx.cook.push(
+    async () => {
+      // The model is "thinking" about its report when the chef's message arrives and is claimed.
+      const name = sendToInbox(ctx.task, 'LATE-MESSAGE: also update the changelog.')
+      await until(() => existsSync(join(ctx.task.taskDir, 'inbox', 'handled', name)), 'the cook to claim the message')
+      return report('done', 'first report')
+    },
+    (body) => report('done', messageText(body).includes('LATE-MESSAGE') ? 'updated the changelog too' : 'never saw the message'),
+  )
+  const r = await run(t, ctx, { run: 1, prompt: 'Finish up.\n', modelName: FLASH }).done
+  assert.equal(r.code, 0, r.err)
+  const reports = r.lines.filter((l) => l.type === 'tool_end' && l.report).map((l) => l.report.summary)
+  assert.deepEqual(reports, ['first report', 'updated the changelog too'])
+  assert.equal(r.lines.filter((l) => l.type === 'tool_end' && l.isError).length, 0)
+  assert.deepEqual(fold(r.lines).report, { status: 'done', summary: 'updated the changelog too' })
+  assert.equal(ctx.model.requests.length, 2)
+})
