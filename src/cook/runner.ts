@@ -13,13 +13,13 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { ModelRef, RunLine } from '../kitchen/domain.js'
 import { contractFacts, contractText } from './contract.js'
-import { splitModel, type CookStartup } from './flags.js'
+import { chooseEffort, splitModel, type CookStartup } from './flags.js'
 import { INBOX_POLL_MS, claimInbox, steerText } from './inbox.js'
 import { reportTool } from './report-tool.js'
 import { RunLineTranslator, type SessionEventLike } from './run-lines.js'
 
 export const name = 'command-scout-cook-runner'
-export const inject = ['agents', 'sessions', 'sessionPersistence', 'agentDefaultModel', 'cookStartup', 'tools', 'systemPrompt', 'timer']
+export const inject = ['agents', 'sessions', 'sessionPersistence', 'agentDefaultModel', 'llm', 'cookStartup', 'tools', 'systemPrompt', 'timer']
 
 /** The prompt section's name and order (after the persona at 0, before tool guidance at 100). */
 export const CONTRACT_SECTION = { name: 'command-scout-cook-contract', order: 50 }
@@ -80,7 +80,18 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
 
   const fallback = c.agentDefaultModel.currentSelection() as Selection
   const selection: Selection = startup.model ? splitModel(startup.model, fallback.provider) : { ...fallback }
-  if (startup.thinking) selection.reasoningEffort = startup.thinking
+  if (startup.thinking) {
+    let offered: string[] | undefined
+    try {
+      const info = await c.llm.resolveModelInfo(selection.provider, selection.model)
+      offered = info?.reasoning?.efforts?.map((e: { id: string }) => String(e.id))
+    } catch {
+      offered = undefined // an unknown route fails at its first request, which is the candidate's failure
+    }
+    const chosen = chooseEffort(startup.thinking, offered)
+    if (chosen.effort) selection.reasoningEffort = chosen.effort
+    if (chosen.note) process.stderr.write(`dsh cook runner: ${chosen.note}\n`)
+  }
   const model: ModelRef = { provider: selection.provider, model: selection.model }
   const translator = new RunLineTranslator(model)
   const facts = contractFacts(process.cwd(), startup.taskDir)

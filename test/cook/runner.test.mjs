@@ -239,3 +239,17 @@ test('a steer claimed while the report step is in flight gets one more step, and
   assert.deepEqual(fold(r.lines).report, { status: 'done', summary: 'updated the changelog too' })
   assert.equal(ctx.model.requests.length, 2)
 })
+
+test('--thinking: an effort the model offers reaches the request; one it does not is dropped with a note, not a provider failure', { skip }, async (t) => {
+  const ctx = await setup(t)
+  ctx.cook.push(report('done', 'ok'))
+  const high = await run(t, ctx, { run: 1, prompt: 'Think hard.\n', modelName: FLASH, thinking: 'high' }).done
+  assert.equal(high.code, 0, high.err)
+  assert.equal(ctx.model.requests[0].body.reasoning_effort, 'high')
+  ctx.cook.push(report('done', 'ok'))
+  const medium = await run(t, ctx, { run: 2, prompt: 'Think some.\n', modelName: FLASH, thinking: 'medium' }).done
+  assert.equal(medium.code, 0, medium.err)
+  assert.match(medium.err, /thinking level "medium" is not offered by this model \(it offers .*high.*\); using the model's default/)
+  assert.notEqual(ctx.model.requests[1].body.reasoning_effort, 'medium')
+  assert.equal(fold(medium.lines).providerError, undefined)
+})

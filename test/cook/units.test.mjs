@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import {
-  RunLineTranslator, activityOf, claimInbox, commandLines, contractText, cookCommand, cookOverlayYaml, failureText,
+  RunLineTranslator, activityOf, chooseEffort, claimInbox, commandLines, contractText, cookCommand, cookOverlayYaml, failureText,
   launcherArgv, parseCookFlags, reportOf, splitModel, tailOf, writeCookOverlay,
 } from '../../dist/src/cook/index.js'
 import { takeRoleEnv } from '../../dist/src/cook/startup.js'
@@ -34,6 +34,14 @@ test('flags: the kitchen placeholders parse, the task dir falls back to the role
 test('splitModel: provider at the first slash, the rest is the model id', () => {
   assert.deepEqual(splitModel('openrouter/z-ai/glm-5.2', 'd'), { provider: 'openrouter', model: 'z-ai/glm-5.2' })
   assert.deepEqual(splitModel('deepseek-v4-pro', 'deepseek-official'), { provider: 'deepseek-official', model: 'deepseek-v4-pro' })
+})
+
+test('chooseEffort: the level when offered, else none with a note; unknown offers pass it on', () => {
+  assert.deepEqual(chooseEffort(undefined, ['low']), {})
+  assert.deepEqual(chooseEffort('high', ['off', 'low', 'high', 'max']), { effort: 'high' })
+  assert.deepEqual(chooseEffort('xhigh', undefined), { effort: 'xhigh' })
+  assert.match(chooseEffort('medium', ['off', 'high']).note, /"medium" is not offered by this model \(it offers off, high\)/)
+  assert.equal(chooseEffort('medium', ['off', 'high']).effort, undefined)
 })
 
 test('the role variables leave the environment and are handed over once', () => {
