@@ -29,9 +29,10 @@ async function kitchenWithRunner(t, config) {
   assert.equal(opened.kind, 'owner')
   const kitchen = opened.kitchen
   t.after(async () => {
-    await kitchen.shutdown()
-    await model.close()
-    await home.cleanup()
+    // Each step runs even when an earlier one throws, so nothing is left behind.
+    await kitchen.shutdown().catch(() => {})
+    await model.close().catch(() => {})
+    await home.cleanup().catch(() => {})
     rmSync(scratch, { recursive: true, force: true })
   })
   await kitchen.addProject({ path: repo })

@@ -22,8 +22,8 @@ async function setup(t, files = { Makefile: MAKEFILE }) {
   const home = await makeHome('cs-cook-home-')
   const model = await startFakeModel()
   t.after(async () => {
-    await model.close()
-    await home.cleanup()
+    await model.close().catch(() => {})
+    await home.cleanup().catch(() => {})
     rmSync(scratch, { recursive: true, force: true })
   })
   const task = await makeTask(scratch, { files })
