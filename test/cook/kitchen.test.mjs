@@ -29,7 +29,17 @@ async function kitchenWithRunner(t, config) {
   assert.equal(opened.kind, 'owner')
   const kitchen = opened.kitchen
   t.after(async () => {
-    // Each step runs even when an earlier one throws, so nothing is left behind.
+    // Each step runs even when an earlier one throws, so nothing is left behind; a cook still
+    // running (a failed assertion) is killed with its group before its home goes.
+    const live = await kitchen.views().then((r) => r.views.map((v) => v.live?.pid).filter(Boolean), () => [])
+    for (const pid of live) {
+      try {
+        process.kill(-pid, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }
+    await until(() => live.every((pid) => { try { process.kill(pid, 0); return false } catch { return true } }), 'the cooks to be gone', 30_000).catch(() => {})
     await kitchen.shutdown().catch(() => {})
     await model.close().catch(() => {})
     await home.cleanup().catch(() => {})
