@@ -21,19 +21,23 @@ async function setup(t, files = { Makefile: MAKEFILE }) {
   const scratch = await tempDir()
   const home = await makeHome('cs-cook-home-')
   const model = await startFakeModel()
+  const cooks = []
   t.after(async () => {
+    // Cooks first (killed with their group, awaited), then what they used.
+    for (const c of cooks) c.kill()
+    await Promise.all(cooks.map((c) => c.done))
     await model.close().catch(() => {})
     await home.cleanup().catch(() => {})
     rmSync(scratch, { recursive: true, force: true })
   })
   const task = await makeTask(scratch, { files })
   const cook = model.route('cook', (body) => offersTool(body, 'chef_report'))
-  return { scratch, home, model, task, cook }
+  return { scratch, home, model, task, cook, cooks }
 }
 
 function run(t, ctx, options) {
   const c = startCook({ task: ctx.task, model: ctx.model, home: ctx.home, ...options })
-  t.after(() => c.kill())
+  ctx.cooks.push(c)
   return c
 }
 
