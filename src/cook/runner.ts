@@ -12,6 +12,8 @@ import type { Context } from '@deepseek-ai/cordis'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { ModelRef, RunLine } from '../kitchen/domain.js'
+import { answerCookRole } from '../chef/cook-role.js'
+import { ROLE_EVENT } from '../chef/events.js'
 import { contractFacts, contractText } from './contract.js'
 import { chooseEffort, splitModel, type CookStartup } from './flags.js'
 import { INBOX_POLL_MS, claimInbox, steerText } from './inbox.js'
@@ -56,6 +58,8 @@ function errorText(error: unknown): string {
 export function apply(ctx: Context): void {
   const c = ctx as unknown as Record<string, any>
   const startup = c.cookStartup as CookStartup
+  // The kitchen role query (src/chef/events.ts): this process is a cook.
+  ctx.on(ROLE_EVENT as never, ((request: unknown) => answerCookRole(request, startup.taskDir)) as never)
   const exit = ctx.get('appExit') as ((code: number) => void) | undefined
   const fail = (message: string) => {
     writeRunLine({ type: 'runner_error', at: Date.now(), message })

@@ -81,7 +81,7 @@ export function chefScript({ onWake = () => [{ text: 'noted' }] } = {}) {
  * The world: `config` is the kitchen row's config. Returns { home, model, chef, cook, web, repos,
  * kitchen, sessionId, say(steps) } after `/chef on` in a fresh web session.
  */
-export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefOn = true, env, profileRow = false } = {}) {
+export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefOn = true, env, profileRow = false, extraRows = [] } = {}) {
   // One after hook that undoes in reverse order (node:test runs hooks in registration order).
   const undo = []
   t.after(async () => {
@@ -103,7 +103,7 @@ export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefO
   undo.push(async () => killCooks(kitchen))
   // profileRow: the kitchen row lives in the profile's own patch layer (as an installed bundle's row
   // would be edited there), so a test can change its config while dsh runs. A first start makes the profile.
-  const patch = await writeOverlay(home, rowConfig, [], { row: !profileRow })
+  const patch = await writeOverlay(home, rowConfig, extraRows, { row: !profileRow })
   const layer = join(home.dshHome, 'profiles/web/cordis.patch.yml')
   if (profileRow) {
     const init = await startWeb({ home, model, patch, cwd: repos, env })
