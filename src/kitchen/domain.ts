@@ -140,13 +140,15 @@ export interface ProjectSpec {
   /** A file without it uses `issue/`. */
   branchPrefix: string
   note?: string
+  /** The test command the person named; without it, the one discovery finds is used. */
+  testCommand?: string
   createdAt?: Millis
 }
 
 const projectName: Parser<ProjectName> = (v, p) => (isProjectName(v) ? v : pattern(/$^/, 'a project name (letters, digits, . _ -)')(v, p))
 const projectFile = obj(
   { name: projectName, path: nonEmpty, baseBranch: nonEmpty },
-  { branchPrefix: nonEmpty, note: str, createdAt: int() },
+  { branchPrefix: nonEmpty, note: str, testCommand: nonEmpty, createdAt: int() },
 )
 
 export function parseProject(value: unknown): Checked<ProjectSpec> {

@@ -262,6 +262,16 @@ export async function diffstat(repo: string, branch: string, base: string): Prom
   return (await gitOk(repo, ['diff', '--stat', '--end-of-options', `${baseTip}...${tip}`])).trimEnd()
 }
 
+/** `<short hash> <subject>` of each commit on `branch` and not on `base`, oldest first (at most `max`). */
+export async function commitsAhead(repo: string, branch: string, base: string, max = 50): Promise<string[]> {
+  const tips = await branchTips(repo, [branch, base])
+  const tip = tips.get(branch)
+  const baseTip = tips.get(base)
+  if (!tip || !baseTip) return []
+  const out = await gitOk(repo, ['log', '--reverse', '--format=%h %s', `--max-count=${max}`, '--end-of-options', `${baseTip}..${tip}`])
+  return out.split('\n').filter((l) => l.length > 0)
+}
+
 export type BranchDeletion = 'deleted' | 'kept' | 'already-gone'
 
 /**

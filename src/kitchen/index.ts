@@ -13,6 +13,7 @@ export {
   briefPrompt, messagesPrompt, fallbackPrompt,
   cooksSnapshot, COOKS_EVENT, COOKS_REQUEST_EVENT, type CooksSnapshot, type CookTask,
   normalizeDispatch, type DispatchItem, type NormalizedDispatch,
+  modelsPrompt, rulebookFor, missingRulebooks,
 } from './derive/index.js'
 export { Waker, type Wake, type WakeNotice } from './waker.js'
 export { Store, normalizeKitchenConfig, DEFAULT_KITCHEN_CONFIG } from './store/index.js'

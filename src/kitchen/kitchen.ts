@@ -77,6 +77,7 @@ export interface AddProjectInput {
   note?: string
   baseBranch?: string
   branchPrefix?: string
+  testCommand?: string
 }
 
 export interface DispatchResult {
@@ -111,6 +112,8 @@ export interface ResultView {
   branch: string
   baseBranch: string
   ahead: number
+  /** `<short hash> <subject>` of each commit ahead of the base, oldest first. */
+  commits: string[]
   landed: 'base' | 'remote' | false
   remoteRef?: string
   worktree: string
@@ -215,12 +218,13 @@ abstract class KitchenBase {
     const ws = await git.worktreeState(this.store.checkedWorktree(spec))
     const land = repo ? await git.landing(repo, spec.branch, spec.baseBranch) : { exists: false, ahead: 0, byBase: false }
     const stat = repo ? await git.diffstat(repo, spec.branch, spec.baseBranch) : ''
+    const commits = repo ? await git.commitsAhead(repo, spec.branch, spec.baseBranch) : []
     const s = v.state
     const run = s.kind === 'cooking' ? s.run : s.kind === 'idle' ? s.run : undefined
     const landed = land.byBase ? 'base' : land.byRemote ? 'remote' : false
     const out: ResultView = {
       task: v.id, title: spec.title, state: s, branch: spec.branch, baseBranch: spec.baseBranch,
-      ahead: land.ahead, landed, worktree: spec.worktree, worktreeExists: ws.exists, dirty: ws.dirty, diffstat: stat,
+      ahead: land.ahead, commits, landed, worktree: spec.worktree, worktreeExists: ws.exists, dirty: ws.dirty, diffstat: stat,
       taskDir: this.store.taskDir(v.id), text: '',
     }
     if (v.model) out.model = v.model
@@ -685,7 +689,7 @@ export class Kitchen extends KitchenBase {
       if ((await git.checkBranchName(path, sample)) !== sample) {
         throw new KitchenError('KITCHEN_BAD_BRANCH', `branch prefix "${prefix}" gives the invalid task branch "${sample}" (git check-ref-format --branch); use a prefix like "issue/" or "feat/"`)
       }
-      const spec: ProjectSpec = { name, path, baseBranch: base, branchPrefix: prefix, createdAt: this.now(), ...(input.note ? { note: input.note } : {}) }
+      const spec: ProjectSpec = { name, path, baseBranch: base, branchPrefix: prefix, createdAt: this.now(), ...(input.note ? { note: input.note } : {}), ...(input.testCommand?.trim() ? { testCommand: input.testCommand.trim() } : {}) }
       this.store.addProject(spec)
       await this.tickBody()
       return { project: spec, text: projectText(spec) }

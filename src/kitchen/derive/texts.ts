@@ -266,6 +266,8 @@ export interface ResultFacts {
   branch: string
   baseBranch: string
   ahead: number
+  /** `<short hash> <subject>` per commit ahead of the base, oldest first (absent: not listed). */
+  commits?: readonly string[]
   landed: 'base' | 'remote' | false
   remoteRef?: string
   worktree: string
@@ -283,6 +285,8 @@ export function resultText(r: ResultFacts, v: TaskView): string {
   const lines = [`${r.task} "${r.title}": ${s.kind === 'idle' ? describeOutcome(s.outcome) : s.kind}${r.model ? ` (model ${r.model})` : ''}.`]
   const land = r.landed === 'base' ? `landed on ${r.baseBranch}` : r.landed === 'remote' ? `landed on ${r.remoteRef} as of the last fetch, not on ${r.baseBranch}` : 'not landed'
   lines.push(`Branch ${r.branch}: ${r.ahead} commit${r.ahead === 1 ? '' : 's'} ahead of ${r.baseBranch}, ${land}.`)
+  for (const c of r.commits ?? []) lines.push(`  ${c}`)
+  if (r.commits && r.ahead > r.commits.length) lines.push(`  … and ${r.ahead - r.commits.length} more`)
   lines.push(`Worktree ${r.worktree}: ${r.worktreeExists ? (r.dirty ? 'dirty' : 'clean') : 'gone'}.`)
   if (r.diffstat) lines.push(r.diffstat)
   if (v.tried.length > 0) lines.push(`Provider errors: ${v.tried.map((t) => `${t.model} (${t.error})`).join('; ')}.`)

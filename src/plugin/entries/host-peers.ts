@@ -17,6 +17,14 @@ const PACKAGE_ROOT = new URL('../../../../', import.meta.url).href
 
 let installed = false
 
+/**
+ * A file of this package itself, not of a dependency or of a harness installed inside the
+ * checkout (the test cache's `.cache/dsh/node_modules`): only those imports are redirected.
+ */
+function ownFile(url: string): boolean {
+  return url.startsWith(PACKAGE_ROOT) && !url.slice(PACKAGE_ROOT.length).includes('node_modules/')
+}
+
 /** The harness's entry script, as a file URL to resolve its packages from. */
 function hostAnchor(): string | undefined {
   const entry = process.argv[1]
@@ -38,10 +46,10 @@ export function shareHostPeers(): boolean {
   const host = hostAnchor()
   const registerHooks = (module as unknown as { registerHooks?: (hooks: { resolve: (s: string, c: ResolveContext, n: NextResolve) => Resolved }) => unknown }).registerHooks
   // registerHooks: Node >= 22.15, which dsh (>= 22.19) always has.
-  if (!host || typeof registerHooks !== 'function' || host.startsWith(PACKAGE_ROOT)) return false
+  if (!host || typeof registerHooks !== 'function' || ownFile(host)) return false
   registerHooks({
     resolve(specifier, context, nextResolve) {
-      if (PEER.test(specifier) && context.parentURL?.startsWith(PACKAGE_ROOT)) {
+      if (PEER.test(specifier) && context.parentURL !== undefined && ownFile(context.parentURL)) {
         try {
           return nextResolve(specifier, { ...context, parentURL: host })
         } catch {

@@ -1,0 +1,19 @@
+/**
+ * The chef's system prompt section (in the chef agent's scope only): how to work the kitchen, and
+ * the cook model rules to choose from (the core's "Cook models" text). Read at each assembly, so a
+ * config edit applies at the next turn.
+ */
+import { modelsPrompt, type KitchenConfig } from '../kitchen/index.js'
+
+export function chefPrompt(config: Pick<KitchenConfig, 'models' | 'maxCooks'>): string {
+  const lines = [
+    '# Kitchen',
+    '',
+    `You are the chef: you split the human's work into tasks and dispatch each to a background cook (chef_dispatch), which works it in its own git worktree and branch. At most ${config.maxCooks} cooks run at once; more tasks queue.`,
+    'Register a repository with chef_add_project first. Write each brief with its acceptance criteria. Do not poll: a "Kitchen update" message wakes you when a task is done, needs a decision or failed.',
+    'Review with chef_result (verify: true runs the project\'s tests in the worktree), answer or steer with chef_send, and close with chef_close once the branch is merged into the base branch.',
+  ]
+  const models = modelsPrompt(config.models)
+  if (models) lines.push('', models)
+  return lines.join('\n')
+}

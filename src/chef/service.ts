@@ -1,0 +1,82 @@
+/**
+ * Service Definition of the kitchen in the harness: `ctx.kitchen`. It says WHAT the kitchen service
+ * does; `provider.ts` is the provider.
+ *
+ * Semantics every implementation owes:
+ * - **One kitchen per process, opened lazily.** The kitchen directory is opened when the first
+ *   session turns chef mode on (or a resumed chef session comes back), as the owner when the lease
+ *   is free or stale, else read-only; it is closed (the lease given up, cooks left running) when
+ *   the last chef session leaves chef mode or the plugin stops.
+ * - **Ticks.** Every second and after every mutating call, on the plugin's own timers, so they end
+ *   with the plugin. A read-only session's tick takes the lease once it is free.
+ * - **Hot config.** The row's config applies at the next tick when a patch layer changes it; no
+ *   task, cook, lease or pending wake is lost.
+ * - **Chef mode per session.** Only a session in chef mode sees the chef tools; wakes go to the
+ *   chef session that turned chef mode on last.
+ * - **Refusals are errors with a reason** (`KitchenError` text), never a crash of the host.
+ */
+import { Service, type Context } from '@deepseek-ai/cordis'
+import type { CloseResult, DispatchResult, SendResult, StopResult } from '../kitchen/index.js'
+import type { CooksSnapshotView, RoleRequest, RulebooksRequest } from './events.js'
+import type { KitchenRowConfig } from './schema.js'
+
+declare module '@deepseek-ai/cordis' {
+  interface Context {
+    kitchen: KitchenService
+  }
+  interface Events {
+    'kitchen/cooks:v1'(snapshot: CooksSnapshotView): void
+    'kitchen/cooks:v1:request'(): void
+    'kitchen/role:v1'(request: RoleRequest): void
+    'kitchen/rulebooks:v1'(request: RulebooksRequest): void
+  }
+}
+
+export type KitchenRole = 'owner' | 'read-only' | 'closed'
+
+export interface AddProjectArgs {
+  path: string
+  name?: string
+  note?: string
+  baseBranch?: string
+  branchPrefix?: string
+  testCommand?: string
+}
+
+export interface ResultArgs {
+  task: string
+  verify?: boolean
+  signal?: AbortSignal
+  /** The tool call being served: the shell runs the test command as the calling session's bash would. */
+  exec?: unknown
+}
+
+export interface ResultText {
+  text: string
+  verified?: { ok: boolean; command: string; exitCode: number | null }
+}
+
+export abstract class KitchenService extends Service {
+  constructor(ctx: Context) {
+    super(ctx, 'kitchen')
+  }
+  /** The kitchen directory of the current config. */
+  abstract readonly dir: string
+  /** The row config in force (after the last hot reload). */
+  abstract readonly config: KitchenRowConfig
+  /** owner, read-only, or closed (no chef session in this process). */
+  abstract readonly role: KitchenRole
+  /** Whether this agent is in chef mode. */
+  abstract isChef(agentId: string): boolean
+  abstract addProject(args: AddProjectArgs): Promise<string>
+  abstract dispatch(input: unknown): Promise<DispatchResult>
+  abstract board(): Promise<string>
+  abstract send(task: string, message: string): Promise<SendResult & { text: string }>
+  abstract stop(task: string): Promise<StopResult & { text: string }>
+  abstract result(args: ResultArgs): Promise<ResultText>
+  abstract close(task: string, discard?: boolean): Promise<CloseResult>
+  /** Run one tick now (after a mutation, and in tests). */
+  abstract tick(): Promise<void>
+  /** The last cooks snapshot, emitted again. */
+  abstract snapshot(): CooksSnapshotView | undefined
+}

@@ -1,0 +1,8 @@
+/** The cook overlay's runner row entry: shares the harness's `@deepseek-ai/*`, then loads the plugin. */
+import { shareHostPeers } from '../../plugin/entries/host-peers.js'
+
+shareHostPeers()
+const runner = await import('../runner.js')
+export const name = runner.name
+export const inject = runner.inject
+export const apply = runner.apply

@@ -1,0 +1,88 @@
+// End to end in the real dsh: a chef in `dsh web` dispatches two tasks to two projects; each cook
+// (a real dsh process with the cook runner) runs bash to change a file and commit, and reports done;
+// the chef gets one wake that starts its turn; chef_result shows the commit and the diffstat, and
+// verify runs the project's discovered test command; chef_close refuses while the work is unlanded
+// and, after a merge into main, removes the worktree and deletes the branch.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { dshAvailable } from '../e2e/harness.mjs'
+import { afterTool, checkingMakefile, chefResults, chefWorld, cookTask, git, makeRepo } from './support.mjs'
+
+const skip = dshAvailable()
+
+test('two tasks, one wake, result with commit, diffstat and verify, close after the merge', { skip, timeout: 300_000 }, async (t) => {
+  // Both cooks report only once both have committed, so their notices share one wake.
+  const committed = new Set()
+  let release
+  const bothCommitted = new Promise((r) => { release = r })
+  const cook = async (body) => {
+    const task = cookTask(body)
+    const file = task.startsWith('alpha') ? 'alpha.txt' : 'beta.txt'
+    if (!afterTool(body)) {
+      return { tool: 'bash', args: { description: 'write and commit', command: `echo hello-${task} > ${file} && git add ${file} && git commit -q -m "Add ${file} for ${task}" && echo committed` } }
+    }
+    committed.add(task)
+    if (committed.size >= 2) release()
+    await bothCommitted
+    return { tool: 'chef_report', args: { status: 'done', summary: `wrote ${file} and committed it` } }
+  }
+  const w = await chefWorld(t, { cook, chef: { onWake: () => [
+    { tool: 'chef_result', args: { task: 'alpha-1', verify: true } },
+    { tool: 'chef_result', args: { task: 'beta-1' } },
+    { tool: 'chef_close', args: { task: 'alpha-1' } },
+    { text: 'reviewed' },
+  ] } })
+  const alpha = makeRepo(w.repos, 'alpha', { Makefile: checkingMakefile('alpha.txt', 'hello-alpha-1') })
+  const beta = makeRepo(w.repos, 'beta', { Makefile: checkingMakefile('beta.txt', 'hello-beta-1') })
+
+  const turn = await w.say([
+    { tool: 'chef_add_project', args: { path: alpha } },
+    { tool: 'chef_add_project', args: { path: beta } },
+    { tool: 'chef_dispatch', args: { tasks: [
+      { project: 'alpha', title: 'Add alpha.txt', brief: 'Write alpha.txt and commit it.' },
+      { project: 'beta', title: 'Add beta.txt', brief: 'Write beta.txt and commit it.' },
+    ] } },
+  ])
+  const [addA, addB, dispatched] = chefResults(turn)
+  assert.match(addA, /Registered alpha: .*alpha, tasks fork from main on branches issue\/\./)
+  assert.match(addA, /Commands: test: make test \(Makefile:2\), build: make build \(Makefile:6\)\./)
+  assert.match(addB, /Registered beta/)
+  assert.match(dispatched, /alpha-1 is cooking on branch issue\/alpha-1/)
+  assert.match(dispatched, /beta-1 is cooking on branch issue\/beta-1/)
+
+  // The wake: one message naming both tasks in the seed's words, starting a turn of its own.
+  await w.chefRoute.waitForRequests(turn.length + 4, 200_000)
+  assert.equal(w.script.wakes.length, 1, `wakes: ${JSON.stringify(w.script.wakes)}`)
+  const wake = w.script.wakes[0]
+  assert.match(wake, /Kitchen update \(2\):/)
+  assert.match(wake, /alpha-1 "Add alpha.txt" is done: wrote alpha\.txt and committed it\. Review with chef_result alpha-1\./)
+  assert.match(wake, /beta-1 "Add beta.txt" is done/)
+
+  const review = chefResults(w.chefRoute.requests.slice(turn.length)).slice(0, 3)
+  const [resA, resB, closeRefused] = review
+  const head = git(alpha, 'log', '-1', '--format=%h %s', 'issue/alpha-1')
+  assert.match(resA, /alpha-1 "Add alpha.txt": done: wrote alpha\.txt/)
+  assert.match(resA, /Branch issue\/alpha-1: 1 commit ahead of main, not landed\./)
+  assert.ok(resA.includes(`  ${head}`), `the commit ${head} is listed:\n${resA}`)
+  assert.match(resA, /Add alpha\.txt for alpha-1/)
+  assert.match(resA, /alpha\.txt \| 1 \+/)
+  assert.match(resA, /Worktree .*alpha-1: clean\./)
+  assert.match(resA, /Verify: `make test` in .*alpha-1 passed/)
+  assert.match(resB, /beta-1 "Add beta.txt": done/)
+  assert.doesNotMatch(resB, /Verify:/)
+  assert.match(closeRefused, /not landed|unlanded|neither/i)
+  assert.ok(existsSync(join(w.kitchen, 'worktrees/alpha-1')), 'a refused close keeps the worktree')
+
+  // A merge into main lands the branch; now the close removes the worktree and deletes the branch.
+  git(alpha, 'merge', '-q', '--no-edit', 'issue/alpha-1')
+  const closing = await w.say([{ tool: 'chef_close', args: { task: 'alpha-1' } }])
+  const [closed] = chefResults(closing)
+  assert.match(closed, /Closed alpha-1: worktree removed, branch issue\/alpha-1 deleted\./)
+  assert.equal(existsSync(join(w.kitchen, 'worktrees/alpha-1')), false)
+  assert.equal(git(alpha, 'branch', '--list', 'issue/alpha-1'), '')
+  assert.notEqual(git(beta, 'branch', '--list', 'issue/beta-1'), '', 'the other task keeps its branch')
+  // The session as the chef saw it (the README's transcript comes from here).
+  t.diagnostic([addA, dispatched, wake, resA, closeRefused, closed].join('\n---\n'))
+})

@@ -1,0 +1,134 @@
+// A chef in the real dsh: `dsh web` with the kitchen row loaded in place, driven through its HTTP
+// API as the web UI drives it (session.create, session.prompt; a "/chef on" prompt runs the
+// command). Each web process gets a free port on 127.0.0.1 and the caller's hermetic home.
+import { spawn } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import { REPO_ROOT, dshEnv, dshInstall } from '../e2e/harness.mjs'
+
+export const KITCHEN_ENTRY = join(REPO_ROOT, 'dist/src/plugin/entries/kitchen.js')
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer()
+    s.once('error', reject)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+  })
+}
+
+/** A patch layer that inserts the kitchen row with `config` (JSON is YAML). */
+export function kitchenRowLayer(config = {}, extraRows = []) {
+  const rows = ['- insert:', '    - id: command-scout-kitchen', `      name: '${KITCHEN_ENTRY}'`, `      config: ${JSON.stringify(config)}`, ...extraRows]
+  return `${rows.join('\n')}\n`
+}
+
+/** The overlay: no title request, and (unless `row` is false) the kitchen row. */
+export function kitchenOverlay(config = {}, extraRows = [], { row = true } = {}) {
+  const title = '- id: session-title-llm\n  disabled: true\n'
+  return row ? title + kitchenRowLayer(config, extraRows) : title
+}
+
+export async function writeOverlay(home, config, extraRows, options) {
+  const file = join(home.root, `kitchen-${randomUUID().slice(0, 8)}.yml`)
+  await writeFile(file, kitchenOverlay(config, extraRows, options))
+  return file
+}
+
+/**
+ * Start `dsh web` and wait until its API answers. Returns { port, child, api, createSession,
+ * prompt, stop, kill, output }. `stop()` ends it with SIGTERM (then SIGKILL); always call it.
+ */
+export async function startWeb({ home, model, patch, cwd, env, profilePatch } = {}) {
+  const port = await freePort()
+  const args = ['web', '--patch', patch, '--port', String(port), '--no-open']
+  const child = spawn(dshInstall().dsh, args, { cwd, env: dshEnv({ home, model, env }), stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (c) => { output += c })
+  child.stderr.setEncoding('utf8').on('data', (c) => { output += c })
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  let gone = false
+  exited.then(() => { gone = true })
+  const base = `http://127.0.0.1:${port}`
+
+  async function call(method, payload = {}) {
+    const res = await fetch(`${base}/api/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'client-request', rpcId: randomUUID(), method, payload }),
+    })
+    const text = await res.text()
+    let body
+    try {
+      body = JSON.parse(text)
+    } catch {
+      throw new Error(`${method}: HTTP ${res.status}: ${text.slice(0, 500)}`)
+    }
+    const result = body.result ?? body
+    if (!res.ok || result.ok === false) throw new Error(`${method}: HTTP ${res.status}: ${text.slice(0, 1000)}`)
+    return result.value ?? result
+  }
+
+  const deadline = Date.now() + 90_000
+  for (;;) {
+    if (gone) throw new Error(`dsh web exited before it answered:\n${output}`)
+    try {
+      await call('session.list', {})
+      break
+    } catch (error) {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL')
+        throw new Error(`dsh web did not answer on ${base}: ${error.message}\n${output}`)
+      }
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+
+  const handle = {
+    port,
+    child,
+    exited,
+    get output() { return output },
+    get alive() { return !gone },
+    call,
+    async createSession(dir = cwd) {
+      const v = await call('session.create', { cwd: dir })
+      return v.sessionId ?? v.session?.id ?? v.id
+    },
+    prompt(sessionId, text, mode = 'queue') {
+      return call('session.prompt', { sessionId, mode, content: [{ type: 'text', text }] })
+    },
+    /** Run a slash command in a session, as the web UI's command palette does. */
+    async command(sessionId, line) {
+      const res = await fetch(`${base}/api/commands/execute`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'client-request', rpcId: randomUUID(), method: 'commands/execute', payload: { args: { agentId: sessionId, line, images: [] } } }),
+      })
+      const text = await res.text()
+      if (!res.ok) throw new Error(`${line}: HTTP ${res.status}: ${text.slice(0, 1000)}`)
+      const body = JSON.parse(text)
+      const r = body.result ?? body
+      if (r.ok === false) throw new Error(`${line}: ${text.slice(0, 1000)}`)
+      const v = r.value ?? r
+      return v.result ?? v
+    },
+    async stop() {
+      if (gone) return exited
+      child.kill('SIGTERM')
+      const t = setTimeout(() => child.kill('SIGKILL'), 8_000)
+      const r = await exited
+      clearTimeout(t)
+      return r
+    },
+    kill() {
+      if (!gone) child.kill('SIGKILL')
+      return exited
+    },
+  }
+  return handle
+}
