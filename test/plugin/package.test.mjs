@@ -31,13 +31,16 @@ test('the harness packages are peers, pinned as devDependencies; the main entry 
 
 test('every row of the patch layer names an exported plugin module with a valid default config', async () => {
   const rows = parse(readFileSync(new URL('cordis.patch.yml', new URL('../../', import.meta.url)), 'utf8'))[0].insert
-  assert.deepEqual(rows.map((r) => r.id), ['command-scout', 'command-scout-make', 'command-scout-scripts', 'command-scout-just', 'command-scout-deno', 'command-scout-cargo', 'command-scout-task', 'command-scout-go', 'command-scout-python', 'command-scout-composer', 'command-scout-vscode', 'command-scout-cmake', 'command-scout-mise', 'command-scout-nx', 'command-scout-curated', 'command-scout-skills'])
+  assert.deepEqual(rows.map((r) => r.id), ['command-scout', 'command-scout-make', 'command-scout-scripts', 'command-scout-just', 'command-scout-deno', 'command-scout-cargo', 'command-scout-task', 'command-scout-go', 'command-scout-python', 'command-scout-composer', 'command-scout-vscode', 'command-scout-cmake', 'command-scout-mise', 'command-scout-nx', 'command-scout-curated', 'command-scout-skills', 'command-scout-kitchen', 'command-scout-rulebook-craft'])
   for (const row of rows) {
     const mod = await import(row.name) // self-reference through the exports map, as the loader resolves it
     const plugin = mod.default ?? mod
     assert.ok(typeof plugin === 'function' || typeof plugin.apply === 'function', `${row.name} is a plugin`)
-    assert.ok(plugin.Config, `${row.name} declares a Config`)
-    assert.deepEqual(plugin.Config(row.config), plugin.Config({}), 'the layer spells out exactly the defaults')
+    if (row.config !== undefined || plugin.Config) {
+      // A row with settings spells out exactly its plugin's defaults; a row without (a rulebook) has none.
+      assert.ok(plugin.Config, `${row.name} declares a Config`)
+      assert.deepEqual(plugin.Config(row.config ?? {}), plugin.Config({}), 'the layer spells out exactly the defaults')
+    }
     assert.ok([plugin.inject ?? []].flat().length > 0, `${row.name} waits for its services`)
   }
 })
