@@ -10,6 +10,7 @@ import { UsageError, type CliIo, type SubcommandModule } from './cli/io.js'
 export type { CliIo } from './cli/io.js'
 export { CliFailure, UsageError } from './cli/io.js'
 export { findRecipe } from './cli/find-recipe.js'
+export { describeError } from './cli/errors.js'
 
 interface Subcommand {
   name: string

@@ -234,3 +234,12 @@ test('dsh: help, and usage errors point to it', () => {
   assert.equal(bad.status, 2)
   assert.match(bad.stderr, /unknown dsh action "frob"; expected install, path or overlay\nTry 'command-scout dsh --help'/)
 })
+
+test('an unexpected error is one line; the stack only with COMMAND_SCOUT_DEBUG', async () => {
+  const { describeError } = await import('../../dist/src/cli.js')
+  const system = Object.assign(new Error("EACCES: permission denied, open '/x/y.md'"), { code: 'EACCES', syscall: 'open', path: '/x/y.md' })
+  assert.deepEqual(describeError(system, {}), { text: "command-scout: can't open /x/y.md: permission denied (EACCES)\n", exitCode: 1 })
+  const bug = new Error('something broke\nsecond line')
+  assert.deepEqual(describeError(bug, {}), { text: 'command-scout: something broke\n', exitCode: 1 })
+  assert.match(describeError(bug, { COMMAND_SCOUT_DEBUG: '1' }).text, /^command-scout: something broke\nError: something broke\n[\s\S]*\n {4}at /)
+})
