@@ -206,7 +206,7 @@ export class Chef {
   }
 
   private async enter(agent: ChefAgent, takeover: boolean): Promise<string> {
-    const opened = await this.open(agent, takeover)
+    // The tools first, synchronously: a resumed session's first model request may follow at once.
     if (!this.chefs.has(agent.id)) {
       const scope = createScope(this.ctx as never, agent as never) as unknown as ChefSession['scope']
       for (const tool of chefTools(this as never)) scope.ctx.effect(() => (scope.ctx as any).tools.register(tool), `chef tool ${tool.name}`)
@@ -214,6 +214,13 @@ export class Chef {
       if (prompt) scope.ctx.effect(() => prompt.section({ name: 'command-scout:chef', order: 150, text: () => chefPrompt(this.kitchenConfig()) }), 'chef prompt')
       this.chefs.set(agent.id, { agent, scope, since: Date.now() })
     } else this.chefs.get(agent.id)!.since = Date.now()
+    let opened: Opened
+    try {
+      opened = await this.open(agent, takeover)
+    } catch (error) {
+      await this.leave(agent, false)
+      throw error
+    }
     const where = opened.kind === 'owner'
       ? `you own the kitchen at ${this.dir}`
       : `the kitchen at ${this.dir} is read-only here: session ${opened.holder.sessionId} (pid ${opened.holder.pid}) owns it; /chef takeover takes it over`
@@ -368,6 +375,11 @@ export class Chef {
     }
   }
 
+  /** An operation that arrives while the kitchen opens waits for it. */
+  private async ready(): Promise<void> {
+    if (this.opening) await this.opening.catch(() => {})
+  }
+
   private owner(): Kitchen {
     const o = this.opened
     if (!o) throw new KitchenError('KITCHEN_IO', 'chef mode is off in this process; run /chef on first')
@@ -401,6 +413,7 @@ export class Chef {
   // ---------------------------------------------------------------- operations
 
   async addProject(args: AddProjectArgs): Promise<string> {
+    await this.ready()
     const k = this.owner()
     const { testCommand, ...input } = args
     const r = await k.addProject({ ...input, ...(testCommand?.trim() ? { testCommand: testCommand.trim() } : {}) })
@@ -409,6 +422,7 @@ export class Chef {
   }
 
   async dispatch(input: unknown): Promise<DispatchResult> {
+    await this.ready()
     const k = this.owner()
     await this.facts.refresh(this.candidateModels(input))
     // The cook runner's contract lists the project's commands, discovered in the worktree.
@@ -430,6 +444,7 @@ export class Chef {
   }
 
   async board(): Promise<string> {
+    await this.ready()
     const r = this.reader()
     const text = await r.board()
     const role = r instanceof Kitchen ? `Kitchen ${this.dir} (owner).` : `Kitchen ${this.dir} (read-only: another session owns it).`
@@ -438,24 +453,28 @@ export class Chef {
   }
 
   async send(task: string, message: string): Promise<SendResult & { text: string }> {
+    await this.ready()
     const r = await this.owner().send(task, message)
     void this.tick()
     return { ...r, text: sendText(task, r) }
   }
 
   async stop(task: string): Promise<StopResult & { text: string }> {
+    await this.ready()
     const r = await this.owner().stop(task)
     void this.tick()
     return { ...r, text: stopText(task, r, this.row.killGraceMs) }
   }
 
   async close(task: string, discard = false): Promise<CloseResult> {
+    await this.ready()
     const r = await this.owner().close(task, { discard })
     void this.tick()
     return r
   }
 
   async result(args: ResultArgs): Promise<ResultText> {
+    await this.ready()
     const kitchen = this.reader()
     const r = await kitchen.result(args.task)
     const project = kitchen.store.readProject((await kitchen.view(args.task)).spec.project)

@@ -112,7 +112,7 @@ export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefO
   /** Prompt the chef with scripted steps and wait for its turn to reach `{ text }` (the end). */
   world.say = async (steps) => {
     const before = chefRoute.requests.length
-    await web.prompt(world.sessionId, `SCRIPT ${JSON.stringify([...steps, { text: 'turn done' }])}`)
+    await world.web.prompt(world.sessionId, `SCRIPT ${JSON.stringify([...steps, { text: 'turn done' }])}`)
     const want = before + steps.length + 1
     await chefRoute.waitForRequests(want, 120_000)
     return chefRoute.requests.slice(before)
