@@ -4,7 +4,7 @@
 // their stdout, and the kitchen row written into the web profile's own patch layer (the layer dsh
 // watches while it runs). Driven through the same HTTP API as web.mjs.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { dshEnv, dshInstall } from '../e2e/harness.mjs'
@@ -121,6 +121,30 @@ export function writeProfileKitchen(home, config) {
   ]
   writeFileSync(file, `${rows.join('\n')}\n`)
   return file
+}
+
+/**
+ * Whether process `pid` holds an inotify watch on `path` (dsh registers its patch-layer watchers
+ * only after it answers HTTP, so an edit made before that would go unseen).
+ */
+export function inotifyWatches(pid, path) {
+  const ino = statSync(path).ino.toString(16)
+  let fds
+  try {
+    fds = readdirSync(`/proc/${pid}/fdinfo`)
+  } catch {
+    return false
+  }
+  for (const fd of fds) {
+    let info
+    try {
+      info = readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8')
+    } catch {
+      continue
+    }
+    for (const m of info.matchAll(/^inotify wd:\S+ ino:([0-9a-f]+) /gm)) if (m[1] === ino) return true
+  }
+  return false
 }
 
 /** An overlay with no kitchen row: only the title request is turned off. */
