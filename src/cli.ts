@@ -52,6 +52,7 @@ Usage:
   command-scout docs [--root DIR] [--output FILE]
   command-scout run NAME [--root DIR] [--timeout MS] [-- ARGS...]
   command-scout recipes list|show|render|validate ...   (curated how-tos; see: command-scout recipes --help)
+  command-scout watch TASK_DIR   (follow a kitchen task's cook runs; see: command-scout watch --help)
 
 Commands:
   scan      List every command found (Makefile, package.json scripts, justfile,
@@ -246,8 +247,10 @@ export async function main(argv: string[], partial: Partial<CliIo> = {}): Promis
         return await runSubcommand(rest, io)
       case 'recipes':
         return await recipesSubcommand(rest, io)
+      case 'watch':
+        return await (await import('./cook/watch.js')).watchCommand(rest, io)
       default:
-        throw new UsageError(`unknown command "${command}"; expected scan, docs, run or recipes`)
+        throw new UsageError(`unknown command "${command}"; expected scan, docs, run, recipes or watch`)
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError) {

@@ -425,8 +425,9 @@ export class Chef {
     await this.ready()
     const k = this.owner()
     await this.facts.refresh(this.candidateModels(input))
-    // The cook runner's contract lists the project's commands, discovered in the worktree.
-    const r = await k.dispatch(input)
+    // The cook runner's contract lists the commands discovery finds in the worktree; a test command
+    // the project names itself goes into the brief.
+    const r = await k.dispatch(this.withNamedTest(k, input))
     void this.tick()
     return r
   }
@@ -441,6 +442,20 @@ export class Chef {
     if (typeof i.model === 'string') out.push(i.model.trim())
     if (Array.isArray(i.tasks)) for (const t of i.tasks) if (typeof (t as { model?: unknown })?.model === 'string') out.push((t as { model: string }).model.trim())
     return out
+  }
+
+  private withNamedTest(k: Kitchen, input: unknown): unknown {
+    if (typeof input !== 'object' || input === null) return input
+    const top = input as Record<string, unknown>
+    const add = (item: Record<string, unknown>, project: unknown): Record<string, unknown> => {
+      if (typeof item.brief !== 'string' || typeof project !== 'string') return item
+      const test = k.store.readProject(project as never)?.testCommand
+      return test ? { ...item, brief: `${item.brief.trimEnd()}\n\nThe project's test command is \`${test}\`: run it before you report done.` } : item
+    }
+    if (Array.isArray(top.tasks)) {
+      return { ...top, tasks: top.tasks.map((t) => (typeof t === 'object' && t !== null ? add(t as Record<string, unknown>, (t as { project?: unknown }).project ?? top.project) : t)) }
+    }
+    return add(top, top.project)
   }
 
   async board(): Promise<string> {

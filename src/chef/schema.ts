@@ -93,7 +93,7 @@ export function kitchenConfigFile(row: KitchenRowConfig, cookCommand: readonly s
       default: row.models?.default ?? [],
     },
     cookArgs: row.cookArgs ?? [],
-    cookCommand: [...cookCommand],
+    ...(cookCommand.length > 0 ? { cookCommand: [...cookCommand] } : {}),
     killGraceMs: row.killGraceMs,
     exitGraceMs: row.exitGraceMs,
     exitWaitMs: row.exitWaitMs,

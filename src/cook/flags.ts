@@ -104,3 +104,14 @@ export function splitModel(text: string, defaultProvider: string): { provider: s
   if (slash <= 0 || slash === text.length - 1) return { provider: defaultProvider, model: text.replace(/^\/|\/$/g, '') }
   return { provider: text.slice(0, slash), model: text.slice(slash + 1) }
 }
+
+/**
+ * The reasoning effort for the run's thinking level: the level itself when the model offers it, else
+ * none (the model's default) with a note. The kitchen's levels (off … max) are not every adapter's;
+ * an effort the adapter refuses would fail every request and read as a provider failure.
+ */
+export function chooseEffort(level: string | undefined, offered: readonly string[] | undefined): { effort?: string; note?: string } {
+  if (level === undefined) return {}
+  if (offered === undefined || offered.includes(level)) return { effort: level }
+  return { note: `thinking level "${level}" is not offered by this model (it offers ${offered.length > 0 ? offered.join(', ') : 'none'}); using the model's default` }
+}

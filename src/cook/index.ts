@@ -4,7 +4,7 @@
  * No harness import: the plugins themselves are the overlay's rows (./entries).
  */
 export { cookCommand, cookRunnerCommand, cookOverlayYaml, writeCookOverlay, launcherArgv, COOK_OVERLAY_FILE, type CookCommandOptions } from './command.js'
-export { parseCookFlags, splitModel, ROLE_ENV, COOK_HELP, type CookStartup, type FlagResult } from './flags.js'
+export { parseCookFlags, splitModel, chooseEffort, ROLE_ENV, COOK_HELP, type CookStartup, type FlagResult } from './flags.js'
 export { RunLineTranslator, activityOf, tailOf, reportOf, failureText, contentText, TAIL_CHARS, type SessionEventLike } from './run-lines.js'
 export { contractText, contractFacts, commandLines, CONTRACT_HEADING, type ContractFacts } from './contract.js'
 export { claimInbox, steerText, INBOX_POLL_MS, type ClaimedMessage } from './inbox.js'

@@ -24,13 +24,23 @@ const OUTPUT_SCHEMA = {
   },
 } as const
 
+export interface RunReportTool {
+  tool: ToolDefinition
+  /**
+   * A steer claimed just before the report joined the turn after it (the harness then runs one more
+   * step): the model may report again once, and the run file's last report is the outcome.
+   */
+  reopen(): void
+}
+
 /**
  * The tool for one run. `onReport` hears the report when it is accepted (the runner stops
- * steering then). A second report in the same run is refused, so the run file holds exactly one.
+ * steering then). A second report in the same run is refused unless `reopen` was called, so each
+ * report answers what the model had seen.
  */
-export function reportTool(onReport: (report: Report) => void): ToolDefinition {
+export function reportTool(onReport: (report: Report) => void): RunReportTool {
   let reported: Report | undefined
-  return defineTool({
+  const tool = defineTool({
     name: REPORT_TOOL,
     description: REPORT_DESCRIPTION,
     parameters: {
@@ -52,4 +62,5 @@ export function reportTool(onReport: (report: Report) => void): ToolDefinition {
       return { status: reported.status, summary }
     },
   } as never) as unknown as ToolDefinition
+  return { tool, reopen: () => { reported = undefined } }
 }

@@ -4,21 +4,24 @@
  * contract in the system prompt and `chef_report` as a tool of that agent only, sends the prompt
  * file, steers inbox messages in while a turn is active, and writes every session event the kitchen
  * reads as one run-file line on stdout. When the agent settles it flushes the session, writes
- * `settled`, and asks the launcher to exit (0 when the turn completed, 1 otherwise).
+ * `settled`, and asks the launcher to exit (0 when the turn completed, 1 otherwise). A cancelled
+ * run (SIGTERM) writes `runner_error` instead of `settled`: it did not settle.
  */
 import { readFileSync, writeSync } from 'node:fs'
 import type { Context } from '@deepseek-ai/cordis'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
 import type { ModelRef, RunLine } from '../kitchen/domain.js'
+import { answerCookRole } from '../chef/cook-role.js'
+import { ROLE_EVENT } from '../chef/events.js'
 import { contractFacts, contractText } from './contract.js'
-import { splitModel, type CookStartup } from './flags.js'
+import { chooseEffort, splitModel, type CookStartup } from './flags.js'
 import { INBOX_POLL_MS, claimInbox, steerText } from './inbox.js'
 import { reportTool } from './report-tool.js'
 import { RunLineTranslator, type SessionEventLike } from './run-lines.js'
 
 export const name = 'command-scout-cook-runner'
-export const inject = ['agents', 'sessions', 'sessionPersistence', 'agentDefaultModel', 'cookStartup', 'tools', 'systemPrompt', 'timer']
+export const inject = ['agents', 'sessions', 'sessionPersistence', 'agentDefaultModel', 'llm', 'cookStartup', 'tools', 'systemPrompt', 'timer']
 
 /** The prompt section's name and order (after the persona at 0, before tool guidance at 100). */
 export const CONTRACT_SECTION = { name: 'command-scout-cook-contract', order: 50 }
@@ -55,6 +58,8 @@ function errorText(error: unknown): string {
 export function apply(ctx: Context): void {
   const c = ctx as unknown as Record<string, any>
   const startup = c.cookStartup as CookStartup
+  // The kitchen role query (src/chef/events.ts): this process is a cook.
+  ctx.on(ROLE_EVENT as never, ((request: unknown) => answerCookRole(request, startup.taskDir)) as never)
   const exit = ctx.get('appExit') as ((code: number) => void) | undefined
   const fail = (message: string) => {
     writeRunLine({ type: 'runner_error', at: Date.now(), message })
@@ -79,7 +84,18 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
 
   const fallback = c.agentDefaultModel.currentSelection() as Selection
   const selection: Selection = startup.model ? splitModel(startup.model, fallback.provider) : { ...fallback }
-  if (startup.thinking) selection.reasoningEffort = startup.thinking
+  if (startup.thinking) {
+    let offered: string[] | undefined
+    try {
+      const info = await c.llm.resolveModelInfo(selection.provider, selection.model)
+      offered = info?.reasoning?.efforts?.map((e: { id: string }) => String(e.id))
+    } catch {
+      offered = undefined // an unknown route fails at its first request, which is the candidate's failure
+    }
+    const chosen = chooseEffort(startup.thinking, offered)
+    if (chosen.effort) selection.reasoningEffort = chosen.effort
+    if (chosen.note) process.stderr.write(`dsh cook runner: ${chosen.note}\n`)
+  }
   const model: ModelRef = { provider: selection.provider, model: selection.model }
   const translator = new RunLineTranslator(model)
   const facts = contractFacts(process.cwd(), startup.taskDir)
@@ -90,10 +106,14 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
   let reported = false
   let closing = false
 
+  let report: ReturnType<typeof reportTool> | undefined
+  const steers = new Set<string>()
   ctx.on('session/event' as never, ((session: { id: string }, event: SessionEventLike) => {
     if (session.id !== startup.sessionId) return
     if (event.type === 'turn/start') turnActive = true
     if (event.type === 'turn/end') turnActive = false
+    // A steer claimed just before the report enters the step after it: that step may report again.
+    if (event.type === 'user/message' && reported && steers.has(String((event.data as { id?: unknown } | undefined)?.id))) report?.reopen()
     for (const line of translator.translate(event)) writeRunLine(line)
   }) as never)
   ctx.on('agent/turn-stopping' as never, ((payload: { agent: AgentLike }) => {
@@ -109,6 +129,7 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
     for (const m of claimInbox(startup.taskDir)) {
       const message = createUserMessage({ content: [{ type: 'text', text: steerText(m.text) }], source: { kind: 'user' } })
       translator.markSteer(message.id)
+      steers.add(message.id)
       agent.steer(message)
     }
   }
@@ -117,9 +138,10 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
   const setup = (agentCtx: Context): undefined => {
     const a = agentCtx as unknown as Record<string, any>
     installModelSelection(agentCtx, { current: selection, assembled: undefined })
-    a.tools.register(reportTool(() => {
+    report = reportTool(() => {
       reported = true
-    }))
+    })
+    a.tools.register(report.tool)
     a.systemPrompt.section({ ...CONTRACT_SECTION, text: contractText(facts) })
     return undefined
   }
@@ -144,7 +166,16 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
   turnActive = false
   await c.sessions.flush(agent.session)
   const end = [...agent.session.events.slice(firstEvent)].reverse().find((e) => e.type === 'turn/end')
-  const reason = (end?.data as { reason?: { kind?: string } } | undefined)?.reason?.kind ?? 'completed'
-  writeRunLine({ type: 'settled', at: Date.now(), reason })
-  exit(reason === 'completed' ? 0 : 1)
+  const reason = (end?.data as { reason?: { kind?: string; reason?: { kind?: string } } } | undefined)?.reason
+  const kind = reason?.kind ?? 'completed'
+  if (closing || kind === 'aborted') {
+    // Cancelled (SIGTERM, a stop) before the agent finished: not a settled run. Without `settled`
+    // the kitchen derives a stop (when it asked for one) or a crash with this reason.
+    const why = reason?.reason?.kind ? ` (${reason.reason.kind})` : ''
+    writeRunLine({ type: 'runner_error', at: Date.now(), message: `the run was cancelled${why} before the agent settled` })
+    exit(1)
+    return
+  }
+  writeRunLine({ type: 'settled', at: Date.now(), reason: kind })
+  exit(kind === 'completed' ? 0 : 1)
 }

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFi
 import { join } from 'node:path'
 import { makeHome } from '../e2e/harness.mjs'
 import { messageText, offersTool, startFakeModel, toolResults } from '../support/fake-model.mjs'
-import { startWeb, writeOverlay } from './web.mjs'
+import { kitchenRowLayer, startWeb, writeOverlay } from './web.mjs'
 
 export function git(cwd, ...args) {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }).trim()
@@ -81,7 +81,7 @@ export function chefScript({ onWake = () => [{ text: 'noted' }] } = {}) {
  * The world: `config` is the kitchen row's config. Returns { home, model, chef, cook, web, repos,
  * kitchen, sessionId, say(steps) } after `/chef on` in a fresh web session.
  */
-export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefOn = true, env } = {}) {
+export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefOn = true, env, profileRow = false, extraRows = [] } = {}) {
   // One after hook that undoes in reverse order (node:test runs hooks in registration order).
   const undo = []
   t.after(async () => {
@@ -97,13 +97,22 @@ export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefO
   const chefRoute = model.route('chef', (b) => offersTool(b, 'chef_dispatch'))
   chefRoute.fallback = (body) => script.answer(body)
   const kitchen = join(home.root, 'kitchen')
-  const patch = await writeOverlay(home, { dir: kitchen, killGraceMs: 1500, exitGraceMs: 3000, exitWaitMs: 8000, reclaimAfterMs: 2000, ...config })
+  const rowConfig = { dir: kitchen, killGraceMs: 1500, exitGraceMs: 3000, exitWaitMs: 8000, reclaimAfterMs: 2000, ...config }
   const repos = join(home.root, 'repos')
   mkdirSync(repos, { recursive: true })
   undo.push(async () => killCooks(kitchen))
+  // profileRow: the kitchen row lives in the profile's own patch layer (as an installed bundle's row
+  // would be edited there), so a test can change its config while dsh runs. A first start makes the profile.
+  const patch = await writeOverlay(home, rowConfig, extraRows, { row: !profileRow })
+  const layer = join(home.dshHome, 'profiles/web/cordis.patch.yml')
+  if (profileRow) {
+    const init = await startWeb({ home, model, patch, cwd: repos, env })
+    await init.stop()
+    writeFileSync(layer, kitchenRowLayer(rowConfig))
+  }
   const web = await startWeb({ home, model, patch, cwd: repos, env })
   undo.push(() => web.stop())
-  const world = { undo, home, model, cookRoute, chefRoute, script, web, repos, kitchen, patch, sessionId: undefined }
+  const world = { undo, rowConfig, layer, home, model, cookRoute, chefRoute, script, web, repos, kitchen, patch, sessionId: undefined }
   world.sessionId = await web.createSession(repos)
   if (chefOn) {
     const on = await web.command(world.sessionId, '/chef on')
@@ -165,4 +174,66 @@ export function readLog(kitchen, task) {
 export function runFiles(kitchen, task) {
   const d = join(kitchen, 'tasks', task, 'runs')
   return existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.jsonl')).sort() : []
+}
+
+/** The pid of the cook whose stdout is a run file of `task` (the process group leader), or undefined. */
+export function cookPid(kitchen, task) {
+  const prefix = join(kitchen, 'tasks', task, 'runs') + '/'
+  for (const n of readdirSync('/proc')) {
+    if (!/^\d+$/.test(n)) continue
+    const fd1 = readlinkSafe(`/proc/${n}/fd/1`)
+    if (!fd1?.startsWith(prefix)) continue
+    try {
+      const stat = readFileSync(`/proc/${n}/stat`, 'utf8')
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      if (Number(f[2]) === Number(n) && f[0] !== 'Z') return Number(n)
+    } catch {
+      // gone
+    }
+  }
+  return undefined
+}
+
+/** Whether any process is in the process group `pgid`. */
+export function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch (error) {
+    return error.code === 'EPERM'
+  }
+}
+
+/** Pids whose command line contains `marker`. */
+export function pidsWith(marker) {
+  const out = []
+  for (const n of readdirSync('/proc')) {
+    if (!/^\d+$/.test(n) || Number(n) === process.pid) continue
+    try {
+      if (readFileSync(`/proc/${n}/cmdline`, 'utf8').includes(marker)) out.push(Number(n))
+    } catch {
+      // gone
+    }
+  }
+  return out
+}
+
+export async function waitFor(fn, what, ms = 120_000) {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const v = await fn()
+    if (v) return v
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+/** A bash step that waits until the test creates `<dir>/go-<task>`, then writes and commits a file. */
+export function gatedCommit(dir, task, marker = task) {
+  const go = join(dir, `go-${task}`)
+  return { tool: 'bash', args: { description: 'wait, then commit', timeoutMs: 300000, command: `while [ ! -f ${go} ]; do sleep 0.2; done; : ${marker}; echo ${task} > ${task}.txt && git add ${task}.txt && git commit -q -m "Work on ${task}" && echo committed` } }
+}
+
+export function release(dir, task) {
+  writeFileSync(join(dir, `go-${task}`), 'go\n')
 }

@@ -83,4 +83,6 @@ test('two tasks, one wake, result with commit, diffstat and verify, close after 
   assert.equal(existsSync(join(w.kitchen, 'worktrees/alpha-1')), false)
   assert.equal(git(alpha, 'branch', '--list', 'issue/alpha-1'), '')
   assert.notEqual(git(beta, 'branch', '--list', 'issue/beta-1'), '', 'the other task keeps its branch')
+  // The session as the chef saw it (the README's transcript comes from here).
+  t.diagnostic([addA, dispatched, wake, resA, closeRefused, closed].join('\n---\n'))
 })

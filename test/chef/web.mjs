@@ -21,23 +21,21 @@ export function freePort() {
   })
 }
 
-/** The overlay: no title request, and the kitchen row with `config` (JSON is YAML). */
-export function kitchenOverlay(config = {}, extraRows = []) {
-  const rows = [
-    '- id: session-title-llm',
-    '  disabled: true',
-    '- insert:',
-    '    - id: command-scout-kitchen',
-    `      name: '${KITCHEN_ENTRY}'`,
-    `      config: ${JSON.stringify(config)}`,
-    ...extraRows,
-  ]
+/** A patch layer that inserts the kitchen row with `config` (JSON is YAML). */
+export function kitchenRowLayer(config = {}, extraRows = []) {
+  const rows = ['- insert:', '    - id: command-scout-kitchen', `      name: '${KITCHEN_ENTRY}'`, `      config: ${JSON.stringify(config)}`, ...extraRows]
   return `${rows.join('\n')}\n`
 }
 
-export async function writeOverlay(home, config, extraRows) {
+/** The overlay: no title request, and (unless `row` is false) the kitchen row. */
+export function kitchenOverlay(config = {}, extraRows = [], { row = true } = {}) {
+  const title = '- id: session-title-llm\n  disabled: true\n'
+  return row ? title + kitchenRowLayer(config, extraRows) : title
+}
+
+export async function writeOverlay(home, config, extraRows, options) {
   const file = join(home.root, `kitchen-${randomUUID().slice(0, 8)}.yml`)
-  await writeFile(file, kitchenOverlay(config, extraRows))
+  await writeFile(file, kitchenOverlay(config, extraRows, options))
   return file
 }
 

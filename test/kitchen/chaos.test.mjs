@@ -18,6 +18,25 @@ import { scanCooks } from '../../dist/src/kitchen/cooks/index.js'
 import { git, makeRepo, sleep, tempDir } from './support.mjs'
 import { rng } from '../support/random.mjs'
 
+/**
+ * A process with SIGKILL, or a SIGTERM it neither ignores nor catches, pending is dying: on a loaded
+ * machine a member of a signalled cook group can wait a while for the CPU that ends it, after its
+ * leader is gone and the kitchen rightly counts the cook as over. It is not a live cook.
+ */
+function dying(pid) {
+  let text
+  try {
+    text = readFileSync(`/proc/${pid}/status`, 'utf8')
+  } catch {
+    return true
+  }
+  const mask = (key) => BigInt('0x' + (new RegExp(`^${key}:\\s*([0-9a-f]+)`, 'm').exec(text)?.[1] ?? '0'))
+  const pending = mask('SigPnd') | mask('ShdPnd')
+  const handled = mask('SigIgn') | mask('SigCgt')
+  const bit = (sig) => 1n << BigInt(sig - 1)
+  return (pending & bit(9)) !== 0n || ((pending & bit(15)) !== 0n && (handled & bit(15)) === 0n)
+}
+
 // A cook in plain sh: it starts in about a millisecond, so hundreds of launches stay cheap.
 const FAST_COOK = `#!/bin/sh
 prompt=""; model="fake/default"
@@ -135,7 +154,7 @@ async function iteration(seed, env) {
       }
       if (!target.startsWith(tasksDir)) continue
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (f[0] === 'Z') continue
+      if (f[0] === 'Z' || dying(n)) continue
       writers.push({ pid: Number(n), pgid: Number(f[2]), task: target.slice(tasksDir.length).split('/')[0], target })
     }
     // a cook and the children that share its stdout are one process group: count groups per task

@@ -76,12 +76,14 @@ test('a second tick does nothing', async (t) => {
   const { api, kitchen, root } = await setup()
   t.after(() => kitchen.shutdown())
   await kitchen.addProject({ path: api })
-  await kitchen.dispatch({ project: 'api', title: 'x', brief: '@fake: wait=300 done' })
+  // the cook cooks until a message comes, so both ticks see it cooking however slow the machine is
+  await kitchen.dispatch({ project: 'api', title: 'x', brief: '@fake: steer=60000 done' })
   await kitchen.tick()
   const before = readdirSync(join(root, 'tasks', 'api-1', 'runs')).sort()
   const t2 = await kitchen.tick()
   assert.deepEqual(readdirSync(join(root, 'tasks', 'api-1', 'runs')).sort(), before)
   assert.equal(t2.views[0].state.kind, 'cooking')
+  await kitchen.send('api-1', 'finish')
   await settled(kitchen, 'api-1')
 })
 

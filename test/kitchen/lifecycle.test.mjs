@@ -209,7 +209,8 @@ test('a new owner adopts a live cook and derives the outcome of a cook that exit
   const api = makeRepo(dir, 'api')
   const a = await ownerKitchen(root, { identity: idA, holderAlive: reg.holderAlive, fault: ctl.fault })
   await a.kitchen.addProject({ path: api })
-  await a.kitchen.dispatch({ project: 'api', tasks: [{ title: 'long', brief: '@fake: wait=2500 done=long' }, { title: 'short', brief: '@fake: wait=100 done=short' }] })
+  // api-1 cooks until a message comes, so it is still cooking when the new owner opens
+  await a.kitchen.dispatch({ project: 'api', tasks: [{ title: 'long', brief: '@fake: steer=60000 done=long' }, { title: 'short', brief: '@fake: wait=100 done=short' }] })
   const longPid = (await a.kitchen.view('api-1')).live.pid
   const shortPid = (await a.kitchen.view('api-2')).live.pid
   await crash(a.kitchen, ctl, idA.pid, reg)
@@ -226,6 +227,7 @@ test('a new owner adopts a live cook and derives the outcome of a cook that exit
   assert.deepEqual(v2.state.outcome, { kind: 'done', summary: 'short', reported: true })
   await until(() => b.wakes.length > 0, 'wake')
   assert.match(b.wakes[0].text, /^Chef restarted: 1 cook still cooking, 1 run finished while you were away\.\n\nKitchen update \(1\):\n- api-2 "short" is done: short/)
+  assert.deepEqual(await b.kitchen.send('api-1', 'finish'), { kind: 'steered', run: 1 })
   await settled(b.kitchen, 'api-1')
   await until(() => b.wakes.some((w) => /api-1 "long" is done/.test(w.text)), 'long wake')
   assert.equal(a.wakes.length, 0)
@@ -344,13 +346,15 @@ test('dispatch validation refuses the whole batch with the fix named, and create
 test('a config change applies at the next tick: the cap and cookArgs, with no task lost and no cook orphaned', async (t) => {
   const { root, kitchen } = await setup({ maxCooks: 1 })
   t.after(() => kitchen.shutdown())
-  const d = await kitchen.dispatch({ project: 'api', tasks: [1, 2, 3].map((i) => ({ title: `c${i}`, brief: '@fake: wait=400 done' })) })
+  // each cook cooks until a message comes: all three can be seen cooking at once on any machine
+  const d = await kitchen.dispatch({ project: 'api', tasks: [1, 2, 3].map((i) => ({ title: `c${i}`, brief: '@fake: steer=60000 done' })) })
   assert.deepEqual(d.tasks.map((x) => x.state), ['cooking', 'queued', 'queued'])
   writeConfig(root, { ...FAST_CONFIG, maxCooks: 3, cookArgs: ['--extra=1'] })
   await until(async () => {
     const tk = await kitchen.tick()
     return tk.views.filter((v) => v.state.kind === 'cooking').length === 3
   }, 'three cooking')
+  for (const id of ['api-1', 'api-2', 'api-3']) assert.equal((await kitchen.send(id, 'finish')).kind, 'steered')
   for (const id of ['api-1', 'api-2', 'api-3']) await settled(kitchen, id)
   assert.ok(!session(root, 'api-1')[0].argv.includes('--extra=1'))
   assert.ok(session(root, 'api-2')[0].argv.includes('--extra=1'))
@@ -405,7 +409,10 @@ test('a wake the chef dropped is sent again and marked notified once; snapshots 
     },
   })
   t.after(() => kitchen.shutdown())
-  await kitchen.dispatch({ project: 'api', title: 'wake me', brief: '@fake: wait=100 done=woken' })
+  // the cook cooks until a message comes, so a snapshot shows it cooking however slow the machine is
+  await kitchen.dispatch({ project: 'api', title: 'wake me', brief: '@fake: steer=60000 done=woken' })
+  await until(() => snapshots.some((s) => s.tasks.some((x) => x.state === 'cooking')), 'a cooking snapshot')
+  await kitchen.send('api-1', 'finish')
   await settled(kitchen, 'api-1')
   await until(() => logOf(root, 'api-1').some((e) => e.type === 'notified'), 'notified')
   assert.equal(seen.length, 2)

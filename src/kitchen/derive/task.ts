@@ -83,6 +83,9 @@ function verdict(n: RunNo, run: RunRecord | undefined, f: LogFacts, candidate: P
   }
   const endedAt = fold.settledAt
   const r = fold.report
+  // A cook that settles because it was stopped (a runner that ends its turn on SIGTERM) was stopped;
+  // a report made before the stop still wins.
+  if (!r && f.stops.has(n)) return { kind: 'final', run: n, outcome: { kind: 'stopped' }, endedAt: f.stops.get(n)! }
   if (r) {
     const outcome: Outcome =
       r.status === 'done' ? { kind: 'done', summary: r.summary, reported: true }

@@ -1,0 +1,144 @@
+// End to end in the real dsh: chef_stop ends a cook's whole process group; a chef restarted after a
+// crash adopts a cook still running and derives the outcome of one that ended while no chef ran; a
+// message sent mid-run is steered into the running cook; a maxCooks edit in the profile's patch layer
+// applies while dsh runs, with a task cooking and nothing relaunched.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { dshAvailable } from '../e2e/harness.mjs'
+import { messageText } from '../support/fake-model.mjs'
+import {
+  afterTool, chefResults, chefWorld, cookPid, cookTask, gatedCommit, groupAlive, makeRepo, pidsWith, release, runFiles, waitFor,
+} from './support.mjs'
+import { kitchenRowLayer, startWeb } from './web.mjs'
+
+const skip = dshAvailable()
+
+/** A cook whose first step waits for the test's go file, then commits; then reports done. */
+function gatedCook(gates) {
+  return (body) => {
+    const task = cookTask(body)
+    if (!afterTool(body)) return gatedCommit(gates, task, `marker-${task}`)
+    return { tool: 'chef_report', args: { status: 'done', summary: `${task} finished` } }
+  }
+}
+
+test('chef_stop ends the cook and its whole process group', { skip, timeout: 300_000 }, async (t) => {
+  const w = await chefWorld(t, {})
+  w.cookRoute.fallback = gatedCook(w.home.root)
+  const repo = makeRepo(w.repos, 'api')
+  await w.say([
+    { tool: 'chef_add_project', args: { path: repo } },
+    { tool: 'chef_dispatch', args: { project: 'api', title: 'Slow', brief: 'Take your time.' } },
+  ])
+  const pid = await waitFor(() => cookPid(w.kitchen, 'api-1'), 'the cook process')
+  const [shell] = await waitFor(() => { const p = pidsWith('marker-api-1'); return p.length > 0 && p }, 'the cook\'s bash command')
+  assert.ok(groupAlive(pid))
+  const [stopped] = chefResults(await w.say([{ tool: 'chef_stop', args: { task: 'api-1' } }]))
+  assert.match(stopped, /Stopping api-1 run 1: its process group got SIGTERM/)
+  await waitFor(() => !groupAlive(pid), 'the cook\'s process group to end', 30_000)
+  await waitFor(() => pidsWith('marker-api-1').length === 0, `the bash command ${shell} to end`, 30_000)
+  const [board] = chefResults(await w.say([{ tool: 'chef_board', args: {} }]))
+  assert.match(board, /api-1/)
+  assert.match(board, /stopped/)
+})
+
+test('a restarted chef adopts a running cook and derives the outcome of one that ended meanwhile', { skip, timeout: 400_000 }, async (t) => {
+  const w = await chefWorld(t, {})
+  w.cookRoute.fallback = gatedCook(w.home.root)
+  const repo = makeRepo(w.repos, 'app')
+  await w.say([
+    { tool: 'chef_add_project', args: { path: repo } },
+    { tool: 'chef_dispatch', args: { tasks: [{ project: 'app', title: 'Keeps cooking', brief: 'a' }, { project: 'app', title: 'Ends meanwhile', brief: 'b' }] } },
+  ])
+  const pid1 = await waitFor(() => cookPid(w.kitchen, 'app-1'), 'cook app-1')
+  const pid2 = await waitFor(() => cookPid(w.kitchen, 'app-2'), 'cook app-2')
+  await waitFor(() => pidsWith('marker-app-1').length > 0 && pidsWith('marker-app-2').length > 0, 'both cooks in bash')
+
+  // The chef's dsh dies; its cooks are detached and keep running. One of them ends while no chef runs.
+  await w.web.kill()
+  release(w.home.root, 'app-2')
+  await waitFor(() => !groupAlive(pid2), 'cook app-2 to finish and exit')
+  assert.ok(groupAlive(pid1), 'cook app-1 still cooks')
+
+  const again = await startWeb({ home: w.home, model: w.model, patch: w.patch, cwd: w.repos })
+  w.undo.push(() => again.stop())
+  w.web = again
+  await w.say([]) // the resumed chef session comes back in chef mode and opens the kitchen
+  await waitFor(() => w.script.wakes.length >= 1, 'the first wake after the restart')
+  assert.match(w.script.wakes[0], /^Chef restarted: 1 cook still cooking, 1 run finished while you were away\.\n\nKitchen update \(1\):\n- app-2 "Ends meanwhile" is done: app-2 finished\./)
+  assert.equal(cookPid(w.kitchen, 'app-1'), pid1, 'the running cook was adopted, not relaunched')
+
+  release(w.home.root, 'app-1')
+  await waitFor(() => w.script.wakes.length >= 2, 'the wake of the adopted cook')
+  assert.match(w.script.wakes[1], /^Kitchen update \(1\):\n- app-1 "Keeps cooking" is done: app-1 finished\./)
+  assert.deepEqual(runFiles(w.kitchen, 'app-1'), ['1.jsonl'])
+  assert.deepEqual(runFiles(w.kitchen, 'app-2'), ['1.jsonl'])
+})
+
+test('a message sent mid-run is steered into the running cook', { skip, timeout: 300_000 }, async (t) => {
+  const w = await chefWorld(t, {})
+  const gates = w.home.root
+  w.cookRoute.fallback = (body) => {
+    const task = cookTask(body)
+    if (!afterTool(body)) return gatedCommit(gates, task)
+    return { tool: 'chef_report', args: { status: 'done', summary: messageText(body).includes('Also update the changelog') ? 'done, changelog noted' : 'done, no message seen' } }
+  }
+  const repo = makeRepo(w.repos, 'lib')
+  await w.say([
+    { tool: 'chef_add_project', args: { path: repo } },
+    { tool: 'chef_dispatch', args: { project: 'lib', title: 'Feature', brief: 'Build it.' } },
+  ])
+  await waitFor(() => pidsWith(`go-lib-1`).length > 0, 'the cook in its bash step')
+  const [sent] = chefResults(await w.say([{ tool: 'chef_send', args: { task: 'lib-1', message: 'Also update the changelog.' } }]))
+  assert.match(sent, /Sent to lib-1: the cook of run 1 takes it after its current step\./)
+  // The cook's runner moves the message to handled/ before it steers.
+  await waitFor(() => handled(w.kitchen, 'lib-1').length > 0, 'the message handled by the cook')
+  release(gates, 'lib-1')
+  await waitFor(() => w.script.wakes.length >= 1, 'the wake')
+  assert.match(w.script.wakes[0], /lib-1 "Feature" is done: done, changelog noted\./)
+  assert.deepEqual(runFiles(w.kitchen, 'lib-1'), ['1.jsonl'], 'steered, not relaunched')
+})
+
+function handled(kitchen, task) {
+  try {
+    return readdirSync(join(kitchen, 'tasks', task, 'inbox', 'handled'))
+  } catch {
+    return []
+  }
+}
+
+test('a maxCooks edit in the profile\'s patch layer applies while dsh runs, with a task cooking', { skip, timeout: 300_000 }, async (t) => {
+  const config = { maxCooks: 1 }
+  const w = await chefWorld(t, { config, profileRow: true })
+  w.cookRoute.fallback = gatedCook(w.home.root)
+  const repo = makeRepo(w.repos, 'svc')
+  const [, dispatched] = chefResults(await w.say([
+    { tool: 'chef_add_project', args: { path: repo } },
+    { tool: 'chef_dispatch', args: { tasks: [{ project: 'svc', title: 'One', brief: 'a' }, { project: 'svc', title: 'Two', brief: 'b' }] } },
+  ]))
+  assert.match(dispatched, /svc-1 is cooking/)
+  assert.match(dispatched, /svc-2 is queued on branch issue\/svc-2: all 1 cooks are busy/)
+  const pid1 = await waitFor(() => cookPid(w.kitchen, 'svc-1'), 'cook svc-1')
+  const lease = readFileSync(join(w.kitchen, 'pass.lock'), 'utf8')
+
+  // The row's config in the profile's own patch layer, with maxCooks 2.
+  const layer = w.layer
+  const edit = kitchenRowLayer({ ...w.rowConfig, maxCooks: 2 })
+  writeFileSync(layer, edit)
+  let writes = 0
+  await waitFor(() => {
+    // A change made while the launcher's watcher still starts goes unseen: write it again now and then.
+    if (++writes % 30 === 0) writeFileSync(layer, edit)
+    return cookPid(w.kitchen, 'svc-2')
+  }, 'svc-2 to start under the new cap')
+  assert.equal(cookPid(w.kitchen, 'svc-1'), pid1, 'the cooking task kept its cook')
+  assert.equal(readFileSync(join(w.kitchen, 'pass.lock'), 'utf8'), lease, 'the lease is the same')
+  assert.equal(JSON.parse(readFileSync(join(w.kitchen, 'config.json'), 'utf8')).maxCooks, 2)
+  assert.equal(w.web.alive, true)
+  release(w.home.root, 'svc-1')
+  release(w.home.root, 'svc-2')
+  await waitFor(() => w.script.wakes.join('\n').includes('svc-1') && w.script.wakes.join('\n').includes('svc-2'), 'both wakes')
+  assert.deepEqual(runFiles(w.kitchen, 'svc-1'), ['1.jsonl'])
+})
