@@ -32,7 +32,19 @@ export async function waitFor(check, what, ms = 60_000, every = 100, signal) {
  * `dsh web` as the leader of its own process group. Returns the web.mjs handle's calls plus
  * `killGroup()` (SIGKILL to the group, resolves on exit) and `exited` ({ code, signal }).
  */
-export async function startChef({ home, model, patch, cwd, env } = {}) {
+export async function startChef(options = {}) {
+  // The free port is free when asked, not when dsh listens: on a shared machine another process may
+  // take it in between, so a start that lost its port starts again on a new one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startChefOnce(options)
+    } catch (error) {
+      if (attempt >= 3 || !/EADDRINUSE/.test(error.message)) throw error
+    }
+  }
+}
+
+async function startChefOnce({ home, model, patch, cwd, env } = {}) {
   const port = await freePort()
   const args = ['web', ...(patch ? ['--patch', patch] : []), '--port', String(port), '--no-open']
   const child = spawn(dshInstall().dsh, args, { cwd, env: dshEnv({ home, model, env }), stdio: ['ignore', 'pipe', 'pipe'], detached: true })
