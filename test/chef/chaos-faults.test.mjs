@@ -119,9 +119,10 @@ test(`chaos: ${ITERATIONS} chefs killed mid-operation, seed ${SEED}`, { skip, ti
       op = { tool: 'chef_add_project', args: { path: repo } }
       await runOp(chef, sessionId, undefined)
     }
-    // An idle open task: its last run ended, nothing waits in its inbox, no cook lives for it.
+    // An idle open task: its last run ended, no launch of a next run was begun (a prompt file), nothing
+    // waits in its inbox, no cook lives for it. A send to it is then exactly one more run.
     const live = liveCooks(kitchen)
-    const idle = tasks.filter((x) => !x.closed && x.runs.length > 0 && runEnded(x.runs.at(-1)) && x.inbox === 0 && !live.has(x.id))
+    const idle = tasks.filter((x) => !x.closed && x.runs.length > 0 && runEnded(x.runs.at(-1)) && !x.prompts.some((n) => n > x.runs.at(-1).run) && x.inbox === 0 && !live.has(x.id))
     let kind = idle.length === 0 || rand() < 0.35 ? pick(['dispatch', 'dispatch', 'wake']) : pick(['send', 'send', 'close', 'dispatch'])
     let point = pick(POINTS[kind])
     let skipHits = 0

@@ -186,7 +186,7 @@ const list = (dir, re) => (existsSync(dir) ? readdirSync(dir).filter((n) => re.t
 
 /**
  * Every task of a kitchen as its files say: { id, log, closed, notified:Set, runs: [{ run, lines,
- * size }], inbox, handled }.
+ * size }], prompts: [run numbers with a prompt file], inbox, handled }.
  */
 export function diskTasks(kitchen) {
   const tasks = []
@@ -205,6 +205,7 @@ export function diskTasks(kitchen) {
       closed: log.some((e) => e.type === 'closed'),
       notified: new Set(log.filter((e) => e.type === 'notified').map((e) => e.run)),
       runs,
+      prompts: list(join(dir, 'runs'), /^\d+\.prompt\.md$/).map((f) => Number.parseInt(f, 10)),
       inbox: list(join(dir, 'inbox'), /\.msg$/).length,
       handled: list(join(dir, 'inbox', 'handled'), /\.msg$/).length,
     })
