@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { dshAvailable } from '../e2e/harness.mjs'
 import { messageText } from '../support/fake-model.mjs'
 import {
-  afterTool, chefResults, chefWorld, cookPid, cookTask, gatedCommit, groupAlive, makeRepo, pidsWith, release, runFiles, waitFor,
+  afterTool, chefResults, chefWorld, cookPid, cookTask, gatedCommit, groupAlive, makeRepo, pidsWith, readLog, release, runFiles, waitFor,
 } from './support.mjs'
 import { kitchenRowLayer, startWeb } from './web.mjs'
 
@@ -141,4 +141,51 @@ test('a maxCooks edit in the profile\'s patch layer applies while dsh runs, with
   release(w.home.root, 'svc-2')
   await waitFor(() => w.script.wakes.join('\n').includes('svc-1') && w.script.wakes.join('\n').includes('svc-2'), 'both wakes')
   assert.deepEqual(runFiles(w.kitchen, 'svc-1'), ['1.jsonl'])
+})
+
+test('a config edit while a wake is pending for a busy chef loses nothing', { skip, timeout: 300_000 }, async (t) => {
+  const w = await chefWorld(t, { profileRow: true })
+  w.cookRoute.fallback = gatedCook(w.home.root)
+  const repo = makeRepo(w.repos, 'ops')
+  await w.say([
+    { tool: 'chef_add_project', args: { path: repo } },
+    { tool: 'chef_dispatch', args: { project: 'ops', title: 'Pending', brief: 'a' } },
+  ])
+  await waitFor(() => pidsWith('marker-ops-1').length > 0, 'the cook in bash')
+  const lease = readFileSync(join(w.kitchen, 'pass.lock'), 'utf8')
+  // The chef is busy: its next model request is held open until the test lets it go.
+  let letGo
+  const held = new Promise((r) => { letGo = r })
+  const answer = w.chefRoute.fallback
+  let holding = true
+  w.chefRoute.fallback = async (body, rec) => {
+    if (holding) await held
+    return answer(body, rec)
+  }
+  const busyFrom = w.chefRoute.requests.length
+  await w.web.prompt(w.sessionId, `SCRIPT ${JSON.stringify([{ text: 'busy turn done' }])}`)
+  await w.chefRoute.waitForRequests(busyFrom + 1)
+  // The cook finishes while the chef is busy, and the row's config changes in the profile layer.
+  release(w.home.root, 'ops-1')
+  await waitFor(() => readFileSync(join(w.kitchen, 'tasks/ops-1/runs/1.jsonl'), 'utf8').includes('"settled"'), 'the run to settle')
+  const edit = kitchenRowLayer({ ...w.rowConfig, maxCooks: 5 })
+  writeFileSync(w.layer, edit)
+  let writes = 0
+  await waitFor(() => {
+    if (++writes % 30 === 0) writeFileSync(w.layer, edit)
+    try {
+      return JSON.parse(readFileSync(join(w.kitchen, 'config.json'), 'utf8')).maxCooks === 5
+    } catch {
+      return false
+    }
+  }, 'the new config')
+  assert.equal(w.script.wakes.length, 0, 'the busy chef has not taken the wake yet')
+  holding = false
+  letGo()
+  await waitFor(() => w.script.wakes.length >= 1, 'the wake after the busy turn')
+  await waitFor(() => readLog(w.kitchen, 'ops-1').some((e) => e.type === 'notified' && e.run === 1), 'notified for run 1')
+  assert.match(w.script.wakes[0], /ops-1 "Pending" is done: ops-1 finished\./)
+  assert.equal(readFileSync(join(w.kitchen, 'pass.lock'), 'utf8'), lease, 'the same lease')
+  assert.equal(readLog(w.kitchen, 'ops-1').filter((e) => e.type === 'notified').length, 1)
+  assert.equal(w.script.wakes.length, 1, 'one wake, not two')
 })

@@ -51,7 +51,8 @@ export function lastResult(body) {
  * Steps are fake-model answers ({ tool, args } or { text }).
  */
 export function chefScript({ onWake = () => [{ text: 'noted' }] } = {}) {
-  let handled = 0
+  // Per conversation (told apart by its first user message), how many marks were already loaded.
+  const handledBy = new Map()
   let queue = []
   const wakes = []
   const answer = (body) => {
@@ -60,9 +61,11 @@ export function chefScript({ onWake = () => [{ text: 'noted' }] } = {}) {
       const t = typeof m.content === 'string' ? m.content : JSON.stringify(m.content)
       return t.includes('SCRIPT ') || t.includes('Kitchen update (')
     })
+    const key = JSON.stringify(users[0]?.m.content ?? '')
+    const handled = handledBy.get(key) ?? 0
     if (marks.length > handled) {
       const fresh = marks.slice(handled)
-      handled = marks.length
+      handledBy.set(key, marks.length)
       queue = []
       for (const { m } of fresh) {
         const t = typeof m.content === 'string' ? m.content : (m.content ?? []).map((p) => p.text ?? '').join('')

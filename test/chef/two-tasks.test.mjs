@@ -30,12 +30,13 @@ test('two tasks, one wake, result with commit, diffstat and verify, close after 
   }
   const w = await chefWorld(t, { cook, chef: { onWake: () => [
     { tool: 'chef_result', args: { task: 'alpha-1', verify: true } },
-    { tool: 'chef_result', args: { task: 'beta-1' } },
+    { tool: 'chef_result', args: { task: 'beta-1', verify: true } },
     { tool: 'chef_close', args: { task: 'alpha-1' } },
     { text: 'reviewed' },
   ] } })
   const alpha = makeRepo(w.repos, 'alpha', { Makefile: checkingMakefile('alpha.txt', 'hello-alpha-1') })
-  const beta = makeRepo(w.repos, 'beta', { Makefile: checkingMakefile('beta.txt', 'hello-beta-1') })
+  // beta's test looks for text its cook never writes: its verify fails
+  const beta = makeRepo(w.repos, 'beta', { Makefile: checkingMakefile('beta.txt', 'goodbye') })
 
   const turn = await w.say([
     { tool: 'chef_add_project', args: { path: alpha } },
@@ -71,7 +72,8 @@ test('two tasks, one wake, result with commit, diffstat and verify, close after 
   assert.match(resA, /Worktree .*alpha-1: clean\./)
   assert.match(resA, /Verify: `make test` in .*alpha-1 passed/)
   assert.match(resB, /beta-1 "Add beta.txt": done/)
-  assert.doesNotMatch(resB, /Verify:/)
+  assert.match(resB, /Verify: `make test` in .*beta-1 failed \(exit 2\)/)
+  assert.match(resB, /Output tail:\n[\s\S]*make: \*\*\* \[Makefile:3: test\] Error 1/)
   assert.match(closeRefused, /not landed|unlanded|neither/i)
   assert.ok(existsSync(join(w.kitchen, 'worktrees/alpha-1')), 'a refused close keeps the worktree')
 
