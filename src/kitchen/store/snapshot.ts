@@ -163,12 +163,15 @@ export class SnapshotReader {
     let badLines = 0
     const byName = new Map(projects.map((p) => [p.name, p]))
     for (const name of this.snapTaskNames()) {
-      if (!isTaskId(name)) {
-        broken.push({ id: name, reason: 'the directory name is not a task id like "api-7"' })
-        continue
-      }
       let cache = this.tasks.get(name)
-      if (!cache) this.tasks.set(name, (cache = new TaskCache(name, this.layout)))
+      if (!cache) {
+        // only a task id names task paths; anything else in tasks/ is listed, never read
+        if (!isTaskId(name)) {
+          broken.push({ id: name, reason: 'the directory name is not a task id like "api-7"' })
+          continue
+        }
+        this.tasks.set(name, (cache = new TaskCache(name, this.layout)))
+      }
       let rec: TaskRecord | BrokenTask | undefined
       try {
         rec = this.snapTask(cache, byName)
