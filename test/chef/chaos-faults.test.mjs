@@ -169,7 +169,7 @@ test(`chaos: ${ITERATIONS} chefs killed mid-operation, seed ${SEED}`, { skip, ti
         : x.runs.length > 0 && runEnded(x.runs.at(-1)) && x.inbox === 0 && !live.has(x.id) && x.notified.has(x.runs.at(-1).run) && seen(x))
     }, 'every task at rest with its last run notified', 240_000, 250)
   } catch (error) {
-    throw new Error(`${error.message}\n${log.join('\n')}\n${JSON.stringify(last?.map((x) => ({ id: x.id, closed: x.closed, runs: x.runs.map((r) => [r.run, r.size, runEnded(r)]), inbox: x.inbox, handled: x.handled, notified: [...x.notified] })), null, 1)}`)
+    throw new Error(`${error.message}\n${log.join('\n')}\n${JSON.stringify(last?.map((x) => ({ id: x.id, closed: x.closed, runs: x.runs.map((r) => [r.run, r.size, runEnded(r), r.errTail]), log: x.log, inbox: x.inbox, handled: x.handled, notified: [...x.notified] })), null, 1)}`)
   }
 
   for (const x of last) {

@@ -186,7 +186,7 @@ const list = (dir, re) => (existsSync(dir) ? readdirSync(dir).filter((n) => re.t
 
 /**
  * Every task of a kitchen as its files say: { id, log, closed, notified:Set, runs: [{ run, lines,
- * size }], prompts: [run numbers with a prompt file], inbox, handled }.
+ * size, errTail }], prompts: [run numbers with a prompt file], inbox, handled }.
  */
 export function diskTasks(kitchen) {
   const tasks = []
@@ -196,7 +196,9 @@ export function diskTasks(kitchen) {
     const runs = list(join(dir, 'runs'), /^\d+\.jsonl$/)
       .map((f) => {
         const file = join(dir, 'runs', f)
-        return { run: Number.parseInt(f, 10), lines: jsonLines(file), size: readFileSync(file).length }
+        const err = file.replace(/\.jsonl$/, '.err')
+        const errTail = existsSync(err) ? readFileSync(err, 'utf8').slice(-600) : ''
+        return { run: Number.parseInt(f, 10), lines: jsonLines(file), size: readFileSync(file).length, errTail }
       })
       .sort((a, b) => a.run - b.run)
     tasks.push({
