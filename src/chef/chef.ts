@@ -25,6 +25,7 @@ import { chefPrompt } from './prompt.js'
 import { KitchenRowConfig, kitchenConfigFile, kitchenDir } from './schema.js'
 import type { AddProjectArgs, KitchenRole, ResultArgs, ResultText } from './service.js'
 import { chefTools } from './tools.js'
+import { crashHook } from './crash-hook.js'
 import { WakeDelivery, type WakeAgent } from './wakes.js'
 
 export const PLUGIN_NAME = 'command-scout-kitchen'
@@ -282,6 +283,7 @@ export class Chef {
         emit: (snap) => this.emit(snap),
         report: (lines) => this.report(lines),
         promoted: (k) => void this.promoted(k),
+        ...testCrash(),
       }, { takeover })
       if (this.disposed) {
         if (opened.kind === 'owner') await opened.kitchen.shutdown()
@@ -517,6 +519,12 @@ export class Chef {
     out.text = lines.join('\n')
     return out
   }
+}
+
+/** The chaos tests' crash hook (see crash-hook.ts), when its variable is set. */
+function testCrash(): { fault?: NonNullable<ReturnType<typeof crashHook>> } {
+  const fault = crashHook()
+  return fault ? { fault } : {}
 }
 
 export function errorText(error: unknown): string {
