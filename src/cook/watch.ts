@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { REPORT_TOOL, parseLogLine, parseRunLine, type RunLine } from '../kitchen/domain.js'
-import { LineReader } from '../kitchen/store/line-reader.js'
+import { LineReader } from '../kitchen/store/index.js'
 import { truncateToWidth } from '../table.js'
 
 export const WATCH_HELP = `command-scout watch: follow a kitchen task's cook runs

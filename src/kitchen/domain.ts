@@ -115,7 +115,7 @@ export interface KitchenConfig {
   models: { rules: ModelRule[]; default: Profile[] }
   /** Extra arguments for every cook process. */
   cookArgs: string[]
-  /** The cook command template (placeholders: see `cookArgv` in cooks.ts); unset: the shell's default. */
+  /** The cook command template (placeholders: see `cookArgv` in cooks/index.ts); unset: the shell's default. */
   cookCommand?: string[]
   rulebook: RulebookSelection
   /** A stop sends SIGTERM, then SIGKILL after this long (default 5 s). */
@@ -385,7 +385,7 @@ export type Outcome =
 
 // ---------------------------------------------------------------- what a tick reads (the store's snapshot)
 
-/** What one run did, folded from its run-file lines (`store/run-fold.ts`). */
+/** What one run did, folded from its run-file lines (the fold in `store/snapshot.ts`). */
 export interface RunFold {
   /** Valid lines folded. */
   readonly lines: number

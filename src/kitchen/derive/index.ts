@@ -9,9 +9,11 @@ export {
   type Action, type Plan, type PlanConfig, type PromptKind, type CloseFacts, type CloseVerdict, type DeriveConfig,
   type LiveCook, type LiveMap, type Notice, type TaskView, type TriedModel,
 } from './task.js'
-export { selectModels, modelsPrompt, type ModelCheck, type Selection, type Skipped } from './models.js'
 export { rulebookFor, missingRulebooks, rulebookText, type Role } from './rulebooks.js'
-export { normalizeDispatch, type DispatchItem, type DispatchIssue, type DispatchIssueCode, type NormalizedDispatch } from './dispatch-input.js'
+export {
+  normalizeDispatch, selectModels, modelsPrompt,
+  type DispatchItem, type DispatchIssue, type DispatchIssueCode, type NormalizedDispatch, type ModelCheck, type Selection, type Skipped,
+} from './dispatch.js'
 export {
   noticeLine, wakeText, restartText, boardText, widgetLines, stateText, outcomeText, needsYou, duration, oneLine,
   projectText, dispatchText, resultText, closeText, briefPrompt, messagesPrompt, fallbackPrompt, launchPrompt,

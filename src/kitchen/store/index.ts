@@ -32,13 +32,12 @@ import {
 } from '../domain.js'
 
 import { normalizeKitchenConfig, type NormalizedConfig } from './config.js'
-import { createExclusive, errno, listInbox, readJson, readTail, stat, tmpName, uniqueTag, writeAtomic } from './files.js'
-import { LineReader } from './line-reader.js'
+import { LineReader, createExclusive, errno, listInbox, readJson, readTail, stat, tmpName, uniqueTag, writeAtomic } from './files.js'
 import { ERR_TAIL, SnapshotReader, type SnapshotLayout } from './snapshot.js'
 
 export { normalizeKitchenConfig, defaultKitchenConfig, DEFAULT_KITCHEN_CONFIG, type NormalizedConfig } from './config.js'
-export { LineReader } from './line-reader.js'
-export { foldRunLine, foldRunLines, EMPTY_RUN_FOLD } from './run-fold.js'
+export { LineReader } from './files.js'
+export { foldRunLine, foldRunLines, EMPTY_RUN_FOLD } from './snapshot.js'
 
 /** The result of taking the lease. */
 export type Acquire = { kind: 'owner'; lease: Lease } | { kind: 'held'; holder: Lease }

@@ -8,18 +8,19 @@
  * in flight is polled: its cook appends to the run file and err file and moves inbox messages, and
  * none of that changes the task directory. An mtime within RACY_MS of the moment it was seen is not
  * trusted (filesystem timestamps are coarse), so a change in the same tick as a read is never missed.
+ * Run-file lines are folded as they arrive (the fold at the end of this file). Nothing in a task is
+ * followed through a symlink, and a task.json naming a branch or worktree that is not the task's own
+ * makes the task broken.
  */
 import { lstatSync, readdirSync } from 'node:fs'
 import {
-  isTaskId, parseLogLine, taskBranchProblem, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
+  REPORT_TOOL, isTaskId, oneLine, parseLogLine, taskBranchProblem, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
   type BrokenTask, type KitchenSnapshot, type LogEvent, type Millis, type PendingMessage, type ProjectSpec,
-  type RunFold, type RunNo, type RunRecord, type TaskId, type TaskRecord, type TaskSpec,
+  type RunFold, type RunLine, type RunNo, type RunRecord, type TaskId, type TaskRecord, type TaskSpec,
 } from '../domain.js'
 import type { NormalizedConfig } from './config.js'
 import { normalizeKitchenConfig } from './config.js'
-import { listInbox, readJson, readTail, stat } from './files.js'
-import { LineReader } from './line-reader.js'
-import { EMPTY_RUN_FOLD, foldRunLines } from './run-fold.js'
+import { LineReader, listInbox, readJson, readTail, stat } from './files.js'
 
 export type { BrokenTask, KitchenSnapshot, RunRecord, TaskRecord }
 
@@ -485,4 +486,78 @@ function byTaskId(a: string, b: string): number {
   const pb = parseTaskId(b)
   if (pa && pb) return pa.project === pb.project ? pa.n - pb.n : pa.project < pb.project ? -1 : 1
   return a < b ? -1 : a > b ? 1 : 0
+}
+
+// ---------------------------------------------------------------- the run-file fold
+
+/*
+ * What one run did, folded line by line. Pure; the reader applies it to the lines that arrived since
+ * the last tick, so a tick never re-reads a run. It lives with the store because only the incremental
+ * read of a run file uses it: derive reads the folded `RunFold`, never the lines.
+ */
+
+export const EMPTY_RUN_FOLD: RunFold = Object.freeze({ lines: 0, bad: 0, prompted: false, lastText: '' })
+
+type Mutable = { -readonly [K in keyof RunFold]: RunFold[K] }
+
+/** Folds one parsed line (or `undefined` for a bad one). Returns a new fold; the old one is unchanged. */
+export function foldRunLine(fold: RunFold, line: RunLine | undefined): RunFold {
+  const next: Mutable = { ...fold }
+  apply(next, line)
+  return next
+}
+
+/** Folds a batch of lines into one new fold (one copy for the batch, not one per line). */
+export function foldRunLines(fold: RunFold, lines: readonly (RunLine | undefined)[]): RunFold {
+  if (lines.length === 0) return fold
+  const next: Mutable = { ...fold }
+  for (const line of lines) apply(next, line)
+  return next
+}
+
+function apply(next: Mutable, line: RunLine | undefined): void {
+  if (line === undefined) {
+    next.bad++
+    return
+  }
+  next.lines++
+  next.lastAt = line.at
+  const act = (text: string) => (next.activity = { text, since: line.at })
+  switch (line.type) {
+    case 'run_start':
+      next.startedAt = line.at
+      next.sessionId = line.sessionId
+      if (next.model === undefined) next.model = line.model
+      act('starting')
+      break
+    case 'prompted':
+      next.prompted = true
+      act(line.source === 'steer' ? `steered: ${oneLine(line.text, 80)}` : 'thinking')
+      break
+    case 'assistant':
+      next.model = line.model
+      if (line.text.trim() !== '') next.lastText = line.text.trim()
+      if (line.stopReason === 'error') {
+        next.providerError = line.error ?? 'the model call failed with no error text'
+        act(`provider error: ${oneLine(next.providerError, 80)}`)
+      } else {
+        delete next.providerError
+        act(line.text.trim() !== '' && line.stopReason !== 'tool_use' ? `writing: ${oneLine(line.text, 80)}` : 'thinking')
+      }
+      break
+    case 'tool_start':
+      act(line.activity.trim() === '' ? line.tool : `${line.tool}: ${oneLine(line.activity, 120)}`)
+      break
+    case 'tool_end':
+      if (line.tool === REPORT_TOOL && line.report && !line.isError) next.report = line.report
+      act('thinking')
+      break
+    case 'settled':
+      next.settledAt = line.at
+      act('settled')
+      break
+    case 'runner_error':
+      next.runnerError = line.message
+      break
+  }
 }
