@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSyn
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { dshEnv, dshInstall } from '../e2e/harness.mjs'
-import { freePort, KITCHEN_ENTRY } from './web.mjs'
+import { freePort, KITCHEN_ENTRY, listensOn } from './web.mjs'
 
 /** The env variable of the kitchen's crash hook (src/chef/crash-hook.ts). */
 export const CRASH_FILE_ENV = 'COMMAND_SCOUT_KITCHEN_CRASH_FILE'
@@ -87,6 +87,7 @@ async function startChefOnce({ home, model, patch, cwd, env } = {}) {
       if (gone) throw new Error(`dsh web exited before it answered:\n${output}`)
       return call('session.list', {}).then(() => true, () => false)
     }, `dsh web on ${base}`, 90_000, 200)
+    if (listensOn(child.pid, port) === false) throw new Error(`EADDRINUSE: another server answered on ${base}`)
   } catch (error) {
     await killGroup()
     throw error

@@ -1,7 +1,8 @@
 // A chef in the real dsh: `dsh web` with the kitchen row loaded in place, driven through its HTTP
 // API as the web UI drives it (session.create, session.prompt; a "/chef on" prompt runs the
 // command). Each web process gets a free port on 127.0.0.1 and the caller's hermetic home.
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -19,6 +20,31 @@ export function freePort() {
       s.close(() => resolve(port))
     })
   })
+}
+
+/**
+ * Whether the process `pid` or one of its descendants listens on `port`. A free port is free when
+ * asked, not when dsh listens: another test's dsh web may take it in between, and then the API
+ * answers from the wrong server. `ss` names the listener's pid; null when ss can't tell.
+ */
+export function listensOn(pid, port) {
+  const r = spawnSync('ss', ['-Hltnp', `sport = :${port}`], { encoding: 'utf8' })
+  if (r.status !== 0) return null
+  const pids = [...r.stdout.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1]))
+  return pids.some((p) => descendsFrom(p, pid))
+}
+
+function descendsFrom(p, ancestor) {
+  for (let depth = 0; p > 1 && depth < 32; depth++) {
+    if (p === ancestor) return true
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8')
+      p = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+    } catch {
+      return false
+    }
+  }
+  return false
 }
 
 /** A patch layer that inserts the kitchen row with `config` (JSON is YAML). */
@@ -43,7 +69,17 @@ export async function writeOverlay(home, config, extraRows, options) {
  * Start `dsh web` and wait until its API answers. Returns { port, child, api, createSession,
  * prompt, stop, kill, output }. `stop()` ends it with SIGTERM (then SIGKILL); always call it.
  */
-export async function startWeb({ home, model, patch, cwd, env, profilePatch } = {}) {
+export async function startWeb(options = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWebOnce(options)
+    } catch (error) {
+      if (attempt >= 3 || !/EADDRINUSE/.test(error.message)) throw error
+    }
+  }
+}
+
+async function startWebOnce({ home, model, patch, cwd, env, profilePatch } = {}) {
   const port = await freePort()
   const args = ['web', '--patch', patch, '--port', String(port), '--no-open']
   const child = spawn(dshInstall().dsh, args, { cwd, env: dshEnv({ home, model, env }), stdio: ['ignore', 'pipe', 'pipe'] })
@@ -78,8 +114,14 @@ export async function startWeb({ home, model, patch, cwd, env, profilePatch } = 
     if (gone) throw new Error(`dsh web exited before it answered:\n${output}`)
     try {
       await call('session.list', {})
+      if (listensOn(child.pid, port) === false) {
+        child.kill('SIGKILL')
+        await exited
+        throw new Error(`EADDRINUSE: another server answered on ${base}`)
+      }
       break
     } catch (error) {
+      if (/EADDRINUSE/.test(error.message)) throw error
       if (Date.now() > deadline) {
         child.kill('SIGKILL')
         throw new Error(`dsh web did not answer on ${base}: ${error.message}\n${output}`)

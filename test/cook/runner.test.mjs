@@ -9,7 +9,7 @@ import { dshAvailable, makeHome } from '../e2e/harness.mjs'
 import { startFakeModel, offersTool, messageText, systemText, toolResults } from '../support/fake-model.mjs'
 import { git, makeTask, sendToInbox, startCook, tempDir, until } from './support.mjs'
 import { parseRunLine } from '../../dist/src/kitchen/domain.js'
-import { EMPTY_RUN_FOLD, foldRunLines } from '../../dist/src/kitchen/run-fold.js'
+import { EMPTY_RUN_FOLD, foldRunLines } from '../../dist/src/kitchen/store/index.js'
 
 const skip = dshAvailable()
 const FLASH = 'deepseek-official/deepseek-v4-flash'

@@ -12,7 +12,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { dshEnv, dshInstall } from '../e2e/harness.mjs'
-import { cookArgv, checkCookCommand } from '../../dist/src/kitchen/cooks.js'
+import { cookArgv, checkCookCommand } from '../../dist/src/kitchen/cooks/index.js'
 import { cookRunnerCommand } from '../../dist/src/cook/index.js'
 
 const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }

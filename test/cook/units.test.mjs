@@ -11,7 +11,7 @@ import {
   launcherArgv, parseCookFlags, reportOf, splitModel, tailOf, writeCookOverlay,
 } from '../../dist/src/cook/index.js'
 import { takeRoleEnv } from '../../dist/src/cook/startup.js'
-import { checkCookCommand, cookArgv } from '../../dist/src/kitchen/cooks.js'
+import { checkCookCommand, cookArgv } from '../../dist/src/kitchen/cooks/index.js'
 import { parseRunLine } from '../../dist/src/kitchen/domain.js'
 
 function scratch(t) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as cooks from '../../dist/src/kitchen/cooks/index.js'
 import * as derive from '../../dist/src/kitchen/derive/index.js'
+import { tempDir } from './support.mjs'
 
 // the prompt texts moved to derive/, the rest of these are the cooks owner's
 const c = { ...cooks, ...derive }
@@ -61,7 +62,7 @@ test('parseLsof reads a recorded macOS lsof -F pRn sample', () => {
 })
 
 function kitchenDir() {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'kcook-')))
+  const root = tempDir('kcook-')
   const tasks = join(root, 'tasks')
   const owner = (path) => {
     const m = /^(.*)\/([^/]+)\/runs\/([1-9][0-9]*)\.jsonl$/.exec(path)
@@ -161,8 +162,8 @@ test('prompt texts: brief with messages, messages only, fallback names both mode
 test('a kitchen opened through a symlink adopts its cooks: paths compare as realpaths', async () => {
   const { symlinkSync } = await import('node:fs')
   const { Store } = await import('../../dist/src/kitchen/store/index.js')
-  const real = realpathSync(mkdtempSync(join(tmpdir(), 'kreal-')))
-  const link = join(realpathSync(mkdtempSync(join(tmpdir(), 'klink-'))), 'kitchen')
+  const real = tempDir('kreal-')
+  const link = join(tempDir('klink-'), 'kitchen')
   symlinkSync(real, link)
   const store = Store.open(link)
   const k = { root: link, tasks: join(link, 'tasks'), owner: (p) => store.taskOfRunFile(p) }

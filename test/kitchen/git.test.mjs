@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
 import * as g from '../../dist/src/kitchen/git.js'
+import { tempDir } from './support.mjs'
 
 function sh(cwd, ...args) {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } })
 }
 function repo() {
-  const dir = mkdtempSync(join(tmpdir(), 'kgit-'))
+  const dir = tempDir('kgit-')
   const r = join(dir, 'repo')
   execFileSync('git', ['init', '-q', '-b', 'main', r])
   writeFileSync(join(r, 'a.txt'), 'a\n')

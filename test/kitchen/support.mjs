@@ -1,5 +1,5 @@
 // Shared set-up for the kitchen tests: temp git repos, a kitchen with the fake cook, and waits.
-import { mkdtempSync, writeFileSync, realpathSync, mkdirSync } from 'node:fs'
+import { mkdtempSync, writeFileSync, realpathSync, mkdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
@@ -14,8 +14,17 @@ export function git(cwd, ...args) {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV })
 }
 
+// Every folder a test file made goes when its process ends, passed or failed (node --test runs each
+// file in a process of its own); the cooks a test started are stopped by the test itself.
+const made = new Set()
+process.on('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true })
+})
+
 export function tempDir(prefix = 'kitchen-') {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  made.add(dir)
+  return dir
 }
 
 /** A git repo with one commit on `main`. */
