@@ -44,6 +44,14 @@ export interface Recipe {
   readonly aliases: readonly string[]
   /** Inserted between the command and extra arguments (`--` for `npm run`). */
   readonly argsSeparator?: string
+  /** The runner provides it for the manifest (`cargo build` for a Cargo.toml): no line declares it. */
+  readonly implied?: true
+  /**
+   * It runs around other commands rather than on its own (an npm lifecycle script such as
+   * `postinstall`, or `prebuild` beside `build`): what it runs around. Listed with `--all`, not
+   * offered as a harness tool unless configured.
+   */
+  readonly hook?: string
 }
 
 /** What a collector supplies; everything optional has a default. */
@@ -62,6 +70,8 @@ export interface RecipeInput {
   scope?: string
   aliases?: readonly string[]
   argsSeparator?: string
+  implied?: boolean
+  hook?: string
   id?: string
 }
 
@@ -119,6 +129,8 @@ export function createRecipe(input: RecipeInput): Recipe {
   if (input.scope) recipe.scope = input.scope
   recipe.aliases = frozenCopy(input.aliases)
   if (input.argsSeparator) recipe.argsSeparator = input.argsSeparator
+  if (input.implied) recipe.implied = true
+  if (input.hook) recipe.hook = input.hook
   return Object.freeze(recipe)
 }
 
