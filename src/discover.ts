@@ -9,6 +9,7 @@ import { BUILTIN_COLLECTORS, type Collector } from '../collectors/index.js'
 import { normalizeConfig, type Config, type ConfigInput } from './config.js'
 import { createDiagnostic, type Diagnostic, type Recipe } from './recipe.js'
 import { RecipeBook } from './recipe-book.js'
+import { INSTALL_HINTS } from './runners.js'
 
 export interface DiscoverResult {
   /** Absolute scan root. */
@@ -67,17 +68,6 @@ function isDirectory(path: string): boolean {
   }
 }
 
-const INSTALL_HINTS: Record<string, string> = {
-  make: 'install GNU make (apt-get install make)',
-  just: 'install just (npm i -g rust-just, or cargo install just)',
-  deno: 'install deno (npm i -g deno)',
-  cargo: 'install Rust with rustup',
-  task: 'install go-task (https://taskfile.dev/installation)',
-  pnpm: 'install pnpm (npm i -g pnpm, or corepack enable)',
-  yarn: 'install yarn (npm i -g yarn, or corepack enable)',
-  bun: 'install bun (npm i -g bun)',
-  npm: 'install Node.js with npm',
-}
 
 /** Whether an executable is on PATH (no shell, no spawn). */
 export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): boolean {

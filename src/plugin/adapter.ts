@@ -10,11 +10,13 @@ import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type {} from '@deepseek-ai/dsh-shell'
 import type { Config } from '../config.js'
 import type { Diagnostic, Recipe } from '../recipe.js'
-import { RESERVED_TOOL_NAMES, type RecipeBook } from '../recipe-book.js'
-import { askBeforeRunning } from './approval.js'
+import { RESERVED_TOOL_NAMES, RecipeBook } from '../recipe-book.js'
+import { effectiveExposure, offeredRecipes } from '../exposure.js'
+import { onPath } from '../discover.js'
+import { askBeforeRunning, type ApprovalNeed } from './approval.js'
 import { LiveBook } from './live-book.js'
 import { RecipeBookService, type BookCollector } from './recipes.js'
-import { classifyRecipeRisk } from './risk.js'
+import { classifyCommandRisk, classifyRecipeRisk, simpleCommandArgv } from './risk.js'
 import { AdapterConfig, normalizeAdapterConfig } from './schema.js'
 import { runInHarnessShell } from './shell-run.js'
 import { dispatcherCommand, dispatcherTool, recipeTool, recipeToolCommand, type RunRecipe } from './tools.js'
@@ -33,11 +35,7 @@ interface Registered {
   book?: RecipeBook
 }
 
-/** Which exposure a book gets. */
-export function effectiveExposure(config: Pick<Config, 'exposure' | 'dispatcherThreshold'>, size: number): 'tools' | 'dispatcher' {
-  if (config.exposure !== 'auto') return config.exposure
-  return size > config.dispatcherThreshold ? 'dispatcher' : 'tools'
-}
+export { effectiveExposure }
 
 /**
  * The tool side, as a plain object: Cordis hands services to other plugins through proxies, so
@@ -64,21 +62,26 @@ class RecipeTools {
     // Never take a built-in's name nor another plugin's tool; our own current names are free to keep.
     const others = this.ctx.tools.schemas().map((s) => s.name).filter((n) => !this.registered.has(n))
     const reserved = new Set([...RESERVED_TOOL_NAMES, ...others])
-    if (book.size > 0 && effectiveExposure(this.config, book.size) === 'tools') {
+    // Hooks stay in the book, not in the tools (unless configured); runners are checked once per sync.
+    const offered = offeredRecipes(book.entries(), { exposeHooks: this.config.exposeHooks })
+    const missing = new Set([...new Set(offered.map((r) => r.runner))].filter((runner) => !onPath(runner)))
+    if (offered.length > 0 && effectiveExposure(this.config, offered, missing) === 'tools') {
       const names = book.assignToolNames(this.config.naming.style, reserved)
-      for (const recipe of book.entries()) {
+      for (const recipe of offered) {
         const toolName = names.get(recipe.id)!
         const risk = classifyRecipeRisk(recipe, recipe.command).reason
+        const runnerMissing = missing.has(recipe.runner)
         wanted.set(toolName, {
-          signature: JSON.stringify([recipe, risk]),
+          signature: JSON.stringify([recipe, risk, runnerMissing]),
           recipe,
-          make: () => recipeTool(toolName, recipe, this.run, risk),
+          make: () => recipeTool(toolName, recipe, this.run, risk, runnerMissing),
         })
       }
-    } else if (book.size > 0) {
+    } else if (offered.length > 0) {
       let toolName = DISPATCHER_NAME
       for (let n = 2; reserved.has(toolName); n++) toolName = `${DISPATCHER_NAME}_${n}`
-      wanted.set(toolName, { signature: JSON.stringify(book.entries()), book, make: () => dispatcherTool(toolName, book, this.run, (recipe) => classifyRecipeRisk(recipe, recipe.command).destructive) })
+      const shown = offered.length === book.size ? book : new RecipeBook(offered)
+      wanted.set(toolName, { signature: JSON.stringify([offered, [...missing]]), book: shown, make: () => dispatcherTool(toolName, shown, this.run, (recipe) => classifyRecipeRisk(recipe, recipe.command).destructive, missing) })
     }
     for (const [toolName, reg] of this.registered) {
       if (wanted.get(toolName)?.signature === reg.signature) continue
@@ -98,8 +101,9 @@ class RecipeTools {
     }
   }
 
-  /** Why a call of one of our tools needs approval, if it does. */
-  approvalReason(exec: Readonly<ToolExecution>): string | undefined {
+  /** Why a call needs approval, if it does: one of our tools, or `bash` running a destructive command. */
+  approvalReason(exec: Readonly<ToolExecution>): ApprovalNeed | undefined {
+    if (exec.name === 'bash' && !this.registered.has('bash')) return this.bashApproval(exec.arguments)
     const reg = this.registered.get(exec.name)
     if (!reg) return undefined
     const target = reg.recipe
@@ -107,7 +111,41 @@ class RecipeTools {
       : reg.book ? dispatcherCommand(reg.book, exec.arguments) : undefined
     if (!target) return undefined // an op that doesn't resolve fails in execute with the task list
     const risk = classifyRecipeRisk(target.recipe, target.command)
-    return risk.destructive ? `\`${target.command}\` ${risk.reason}` : undefined
+    return risk.destructive ? { command: target.command, reason: risk.reason! } : undefined
+  }
+
+  /**
+   * The same check for the built-in `bash`: a destructive recipe invoked by its runner command
+   * (`make nuke`, `cd web && npm run wipe`), or a command line the classifier finds destructive.
+   */
+  bashApproval(args: unknown): ApprovalNeed | undefined {
+    const command = (args as { command?: unknown })?.command
+    if (typeof command !== 'string' || command.trim() === '') return undefined
+    const lines = simpleCommandArgv(command)
+    for (const { recipe, invocation, reason } of this.destructiveRecipes()) {
+      if (lines.some((argv) => invocation.every((word, k) => argv[k] === word))) {
+        return { command, reason: `runs the project's ${recipe.source} recipe \`${recipe.command}\`, which ${reason}` }
+      }
+    }
+    const risk = classifyCommandRisk(command)
+    return risk.destructive ? { command, reason: risk.reason! } : undefined
+  }
+
+  #destructive: { book: RecipeBook; list: Array<{ recipe: Recipe; invocation: string[]; reason: string }> } | undefined
+
+  /** The book's destructive recipes with their runner invocation, classified once per book. */
+  destructiveRecipes(): Array<{ recipe: Recipe; invocation: string[]; reason: string }> {
+    const book = this.live.book()
+    if (this.#destructive?.book !== book) {
+      const list = []
+      for (const recipe of book.entries()) {
+        const risk = classifyRecipeRisk(recipe, recipe.command)
+        const invocation = risk.destructive ? simpleCommandArgv(recipe.command)[0] : undefined
+        if (invocation?.length) list.push({ recipe, invocation, reason: risk.reason! })
+      }
+      this.#destructive = { book, list }
+    }
+    return this.#destructive.list
   }
 
   disposeAll(): void {

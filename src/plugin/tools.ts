@@ -7,6 +7,9 @@ import type { RunResult } from '../execute.js'
 import { commandWithArgs, type Recipe } from '../recipe.js'
 import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './dispatcher.js'
 import type { RecipeBook } from '../recipe-book.js'
+import { recipeToolDescription } from '../exposure.js'
+
+export { recipeToolDescription }
 
 /** Runs a command for a tool call (the adapter binds it to the harness shell). */
 export type RunRecipe = (recipe: Recipe, command: string, exec: ToolExecution) => Promise<RunResult>
@@ -22,7 +25,7 @@ export interface RecipeToolValue extends RunResult {
   task: string
 }
 
-const ARGS_DESCRIPTION = 'Extra shell arguments appended to the command verbatim, e.g. "VERSION=2.0.0" or "--watch". Optional.'
+const ARGS_DESCRIPTION = 'Optional shell arguments appended verbatim, e.g. "--watch" or "VAR=1".'
 
 /** The result value's schema (the seed's `{ command, ok, exitCode, stdout, stderr, killed, durationMs }` plus where and what). */
 const OUTPUT_SCHEMA = {
@@ -41,24 +44,6 @@ const OUTPUT_SCHEMA = {
     durationMs: { type: 'integer', required: true },
   },
 } as const
-
-/** What the tool description says about a recipe (the seed's format). */
-export function recipeToolDescription(recipe: Recipe, risk?: string): string {
-  const where = recipe.line ? `${recipe.file}:${recipe.line}` : recipe.file
-  const lines = [`Project ${recipe.source} command "${taskToken(recipe)}" (from ${where}).`]
-  if (recipe.description) lines.push(recipe.description)
-  lines.push(`Run: ${recipe.command}${recipe.cwd !== '.' ? ` (in ${recipe.cwd})` : ''}`)
-  if (recipe.parameters.length) {
-    const params = recipe.parameters.map((p) => `${p.variadic ?? ''}${p.name}${p.default !== undefined ? `=${p.default}` : ''}`)
-    lines.push(`Parameters: ${params.join(' ')} (pass values in order via "args")`)
-  }
-  if (recipe.variables.length) lines.push(`Acceptable variables: ${recipe.variables.join(', ')} (pass as VAR=value via "args")`)
-  if (recipe.prerequisites.length) lines.push(`Prerequisites: ${recipe.prerequisites.join(', ')}`)
-  if (recipe.aliases.length) lines.push(`Aliases: ${recipe.aliases.join(', ')}`)
-  if (risk) lines.push(`Asks for approval before it runs: it ${risk}.`)
-  lines.push('Additional shell arguments can be appended through the "args" parameter.')
-  return lines.join('\n')
-}
 
 function cut(text: string, label: string): string {
   if (text.length <= RENDER_STREAM_CHARS) return text
@@ -103,11 +88,11 @@ const output = {
   render: (_args: unknown, value: unknown) => [{ type: 'text' as const, text: renderRun(value as RecipeToolValue) }],
 }
 
-/** One tool for one recipe. `risk` (when destructive) is announced in the description. */
-export function recipeTool(name: string, recipe: Recipe, run: RunRecipe, risk?: string): ToolDefinition {
+/** One tool for one recipe. `risk` (when destructive) and a missing runner are announced in the description. */
+export function recipeTool(name: string, recipe: Recipe, run: RunRecipe, risk?: string, runnerMissing = false): ToolDefinition {
   return defineTool({
     name,
-    description: recipeToolDescription(recipe, risk),
+    description: recipeToolDescription(recipe, risk, runnerMissing),
     parameters: { args: { type: 'string', description: ARGS_DESCRIPTION } },
     output: output as never,
     async execute(args: { args?: string }, exec: ToolExecution) {
@@ -124,11 +109,11 @@ export function recipeToolCommand(recipe: Recipe, args: unknown): string {
 }
 
 /** The single dispatcher tool over a whole book. */
-export function dispatcherTool(name: string, book: RecipeBook, run: RunRecipe, asksApproval?: (recipe: Recipe) => boolean): ToolDefinition {
+export function dispatcherTool(name: string, book: RecipeBook, run: RunRecipe, asksApproval?: (recipe: Recipe) => boolean, missingRunners: ReadonlySet<string> = new Set()): ToolDefinition {
   const tasks = dispatchTasks(book)
   return defineTool({
     name,
-    description: dispatcherDescription(tasks, asksApproval),
+    description: dispatcherDescription(tasks, asksApproval, missingRunners),
     parameters: {
       op: {
         type: 'string',
