@@ -10,6 +10,7 @@ import { ConfigError, normalizeConfig, NAMING_STYLES, RUNNERS, type Config, type
 import { discover, type DiscoverResult } from './discover.js'
 import { commandWithArgs, type Recipe } from './recipe.js'
 import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from './render.js'
+import { missingRunnerMessage, onPath } from './runners.js'
 
 export interface CliIo {
   stdout: (text: string) => void
@@ -48,7 +49,7 @@ const COMMON_OPTIONS = {
 const HELP = `command-scout: the commands a repository declares, for agents and people
 
 Usage:
-  command-scout scan [--root DIR] [--format table|json|markdown]
+  command-scout scan [--root DIR] [--format table|json|markdown] [--all]
   command-scout docs [--root DIR] [--output FILE]
   command-scout run NAME [--root DIR] [--timeout MS] [-- ARGS...]
   command-scout recipes list|show|render|validate ...   (curated how-tos; see: command-scout recipes --help)
@@ -63,6 +64,7 @@ Commands:
 Options:
   -r, --root DIR        directory to scan (default: current directory)
   -f, --format FMT      scan output: table (default), json, markdown
+      --all             scan table: also lifecycle scripts and pre/post hooks
   -o, --output FILE     docs output file (default: ROOT/COMMANDS.md)
       --naming STYLE    tool names: scoped (make_build, default) or flat (build)
       --runner NAME     package.json runner: auto (default), npm, yarn, pnpm, bun
@@ -108,7 +110,7 @@ function parse(argv: string[], options: ParseArgsConfig['options']): { values: R
 }
 
 async function scanCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(argv, { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' } })
+  const { values, positionals } = parse(argv, { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' }, all: { type: 'boolean' } })
   if (values.help) return io.stdout(HELP), 0
   if (positionals.length) throw new UsageError(`scan takes no arguments (got ${positionals.join(' ')}); use --root DIR`)
   const format = (values.format as string | undefined) ?? 'table'
@@ -118,7 +120,7 @@ async function scanCommand(argv: string[], io: CliIo): Promise<number> {
   const report = scanReport(result, config.naming.style)
   if (format === 'json') io.stdout(renderJson(report))
   else if (format === 'markdown') io.stdout(renderMarkdown(report))
-  else io.stdout((await import('./table.js')).renderTable(report, { width: io.columns }))
+  else io.stdout((await import('./table.js')).renderTable(report, { width: io.columns, all: values.all === true }))
   if (report.diagnostics.length) io.stderr(renderDiagnostics(report.diagnostics))
   return rootProblem(result) ? 1 : 0
 }
@@ -186,6 +188,7 @@ async function runSubcommand(argv: string[], io: CliIo): Promise<number> {
   const recipe = findRecipe(result, config.naming.style, positionals[0]!)
   const command = commandWithArgs(recipe, extra.length ? quote(extra) : '')
   const cwd = resolve(result.root, recipe.cwd)
+  if (!onPath(recipe.runner)) return io.stderr(`command-scout: ${missingRunnerMessage(recipe.runner, command)}\n`), 127
   io.stderr(`$ ${command}${recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''}\n`)
   // Loaded here so that scan and docs don't pay for execa's import.
   const { runCommand } = await import('./execute.js')

@@ -3,13 +3,13 @@
  * Statically: nothing here runs repository code. A collector that fails unexpectedly
  * becomes a diagnostic, and the others go on.
  */
-import { accessSync, constants, statSync } from 'node:fs'
-import { delimiter, join, resolve } from 'node:path'
+import { statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { BUILTIN_COLLECTORS, type Collector } from '../collectors/index.js'
 import { normalizeConfig, type Config, type ConfigInput } from './config.js'
 import { createDiagnostic, type Diagnostic, type Recipe } from './recipe.js'
 import { RecipeBook } from './recipe-book.js'
-import { INSTALL_HINTS } from './runners.js'
+import { INSTALL_HINTS, onPath } from './runners.js'
 
 export interface DiscoverResult {
   /** Absolute scan root. */
@@ -69,22 +69,7 @@ function isDirectory(path: string): boolean {
 }
 
 
-/** Whether an executable is on PATH (no shell, no spawn). */
-export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : ['']
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue
-    for (const ext of exts) {
-      try {
-        accessSync(join(dir, command + ext), constants.X_OK)
-        return true
-      } catch {
-        // not here
-      }
-    }
-  }
-  return false
-}
+export { onPath }
 
 /** One warning per runner that is not on PATH: its recipes are listed but can't run here. */
 function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEnv): Diagnostic[] {

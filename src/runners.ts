@@ -1,4 +1,7 @@
-/** The runners recipes name, and how a person installs each one. */
+/** The runners recipes name: whether one is installed, and how a person installs it. */
+import { accessSync, constants } from 'node:fs'
+import { delimiter, join } from 'node:path'
+
 export const INSTALL_HINTS: Readonly<Record<string, string>> = {
   make: 'install GNU make (apt-get install make)',
   just: 'install just (npm i -g rust-just, or cargo install just)',
@@ -9,4 +12,26 @@ export const INSTALL_HINTS: Readonly<Record<string, string>> = {
   yarn: 'install yarn (npm i -g yarn, or corepack enable)',
   bun: 'install bun (npm i -g bun)',
   npm: 'install Node.js with npm',
+}
+
+/** Whether an executable is on PATH (no shell, no spawn). */
+export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : ['']
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue
+    for (const ext of exts) {
+      try {
+        accessSync(join(dir, command + ext), constants.X_OK)
+        return true
+      } catch {
+        // not here
+      }
+    }
+  }
+  return false
+}
+
+/** Why a command can't run when its runner is missing: which runner, and how to install it. */
+export function missingRunnerMessage(runner: string, command: string): string {
+  return `${runner} is not installed here (not on PATH), so \`${command}\` can't run; ${INSTALL_HINTS[runner] ?? `install ${runner}`}, then try again`
 }

@@ -8,6 +8,7 @@ import { commandWithArgs, type Recipe } from '../recipe.js'
 import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './dispatcher.js'
 import type { RecipeBook } from '../recipe-book.js'
 import { recipeToolDescription } from '../exposure.js'
+import { missingRunnerMessage, onPath } from '../runners.js'
 
 export { recipeToolDescription }
 
@@ -96,7 +97,9 @@ export function recipeTool(name: string, recipe: Recipe, run: RunRecipe, risk?: 
     parameters: { args: { type: 'string', description: ARGS_DESCRIPTION } },
     output: output as never,
     async execute(args: { args?: string }, exec: ToolExecution) {
-      const result = await run(recipe, commandWithArgs(recipe, args.args), exec)
+      const command = commandWithArgs(recipe, args.args)
+      if (!onPath(recipe.runner)) throw new Error(missingRunnerMessage(recipe.runner, command))
+      const result = await run(recipe, command, exec)
       return toValue(recipe, result) as never
     },
   }) as unknown as ToolDefinition
@@ -124,7 +127,9 @@ export function dispatcherTool(name: string, book: RecipeBook, run: RunRecipe, a
     output: output as never,
     async execute(args: { op: string }, exec: ToolExecution) {
       const { task, tail } = resolveOp(args.op, tasks)
-      const result = await run(task.recipe, commandWithArgs(task.recipe, tail), exec)
+      const command = commandWithArgs(task.recipe, tail)
+      if (!onPath(task.recipe.runner)) throw new Error(missingRunnerMessage(task.recipe.runner, command))
+      const result = await run(task.recipe, command, exec)
       return toValue(task.recipe, result) as never
     },
   }) as unknown as ToolDefinition
