@@ -10,7 +10,7 @@ import { ConfigError, normalizeConfig, NAMING_STYLES, RUNNERS, type Config, type
 import { discover, type DiscoverResult } from './discover.js'
 import { commandWithArgs, type Recipe } from './recipe.js'
 import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from './render.js'
-import { missingRunnerMessage, onPath } from './runners.js'
+import { missingExecutable, missingRunnerMessage } from './runners.js'
 
 export interface CliIo {
   stdout: (text: string) => void
@@ -188,7 +188,8 @@ async function runSubcommand(argv: string[], io: CliIo): Promise<number> {
   const recipe = findRecipe(result, config.naming.style, positionals[0]!)
   const command = commandWithArgs(recipe, extra.length ? quote(extra) : '')
   const cwd = resolve(result.root, recipe.cwd)
-  if (!onPath(recipe.runner)) return io.stderr(`command-scout: ${missingRunnerMessage(recipe.runner, command)}\n`), 127
+  const missing = missingExecutable(recipe.command)
+  if (missing) return io.stderr(`command-scout: ${missingRunnerMessage(missing, command)}\n`), 127
   io.stderr(`$ ${command}${recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''}\n`)
   // Loaded here so that scan and docs don't pay for execa's import.
   const { runCommand } = await import('./execute.js')

@@ -35,3 +35,13 @@ export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): b
 export function missingRunnerMessage(runner: string, command: string): string {
   return `${runner} is not installed here (not on PATH), so \`${command}\` can't run; ${INSTALL_HINTS[runner] ?? `install ${runner}`}, then try again`
 }
+
+/**
+ * The runner a recipe's command line starts with when it is not installed, else undefined. The
+ * command's first word decides (a third-party recipe may name a runner and run something else);
+ * paths and `VAR=value` prefixes are not checked.
+ */
+export function missingExecutable(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const first = /^\s*([A-Za-z0-9_][A-Za-z0-9_.+-]*)(?:\s|$)/.exec(command)?.[1]
+  return first !== undefined && !onPath(first, env) ? first : undefined
+}

@@ -12,7 +12,7 @@ import type { Config } from '../config.js'
 import type { Diagnostic, Recipe } from '../recipe.js'
 import { RESERVED_TOOL_NAMES, RecipeBook } from '../recipe-book.js'
 import { effectiveExposure, offeredRecipes } from '../exposure.js'
-import { onPath } from '../runners.js'
+import { missingExecutable, onPath } from '../runners.js'
 import { askBeforeRunning, type ApprovalNeed } from './approval.js'
 import { LiveBook } from './live-book.js'
 import { RecipeBookService, type BookCollector } from './recipes.js'
@@ -64,7 +64,8 @@ class RecipeTools {
     const reserved = new Set([...RESERVED_TOOL_NAMES, ...others])
     // Hooks stay in the book, not in the tools (unless configured); runners are checked once per sync.
     const offered = offeredRecipes(book.entries(), { exposeHooks: this.config.exposeHooks })
-    const missing = new Set([...new Set(offered.map((r) => r.runner))].filter((runner) => !onPath(runner)))
+    const missing = new Set<string>()
+    for (const runner of new Set(offered.map((r) => r.runner))) if (!onPath(runner) && offered.some((r) => r.runner === runner && missingExecutable(r.command) === runner)) missing.add(runner)
     if (offered.length > 0 && effectiveExposure(this.config, offered, missing) === 'tools') {
       const names = book.assignToolNames(this.config.naming.style, reserved)
       for (const recipe of offered) {

@@ -8,7 +8,7 @@ import { commandWithArgs, type Recipe } from '../recipe.js'
 import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './dispatcher.js'
 import type { RecipeBook } from '../recipe-book.js'
 import { recipeToolDescription } from '../exposure.js'
-import { missingRunnerMessage, onPath } from '../runners.js'
+import { missingExecutable, missingRunnerMessage } from '../runners.js'
 
 export { recipeToolDescription }
 
@@ -98,7 +98,8 @@ export function recipeTool(name: string, recipe: Recipe, run: RunRecipe, risk?: 
     output: output as never,
     async execute(args: { args?: string }, exec: ToolExecution) {
       const command = commandWithArgs(recipe, args.args)
-      if (!onPath(recipe.runner)) throw new Error(missingRunnerMessage(recipe.runner, command))
+      const missing = missingExecutable(recipe.command)
+      if (missing) throw new Error(missingRunnerMessage(missing, command))
       const result = await run(recipe, command, exec)
       return toValue(recipe, result) as never
     },
@@ -128,7 +129,8 @@ export function dispatcherTool(name: string, book: RecipeBook, run: RunRecipe, a
     async execute(args: { op: string }, exec: ToolExecution) {
       const { task, tail } = resolveOp(args.op, tasks)
       const command = commandWithArgs(task.recipe, tail)
-      if (!onPath(task.recipe.runner)) throw new Error(missingRunnerMessage(task.recipe.runner, command))
+      const missing = missingExecutable(task.recipe.command)
+      if (missing) throw new Error(missingRunnerMessage(missing, command))
       const result = await run(task.recipe, command, exec)
       return toValue(task.recipe, result) as never
     },

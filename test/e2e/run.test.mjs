@@ -74,7 +74,7 @@ test('the same through the dispatcher: one `recipe` tool, op with arguments', { 
   assert.match(toolSchema(r.requests[0], 'recipe').description, /- build: Write the build stamp/)
   assert.equal((await readFile(join(r.ws, 'build-stamp.txt'), 'utf8')).trim(), 'building 5.0.0')
   assert.match(toolResults(r.requests[1])[0].content, /^\$ make build VERSION=5\.0\.0\n\[exit code: 0\]/)
-  assert.match(toolResults(r.requests[2])[1].content, /Unknown task `nope`\. Available tasks:\nmake: build, test, deploy, clean, slow/)
+  assert.match(toolResults(r.requests[2])[1].content, /Unknown task `nope`\. Available tasks:\nmake: \.DEFAULT_GOAL, build, test, deploy, clean, slow/)
 })
 
 test('a command past execution.timeoutMs is killed with its children', { skip }, async () => {

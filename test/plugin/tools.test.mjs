@@ -182,3 +182,16 @@ test('npm lifecycle scripts and pre/post hooks stay in the book but are not offe
   t.after(() => withHooks.stop())
   assert.deepEqual(withHooks.ours().sort(), ['npm_build', 'npm_postinstall', 'npm_prebuild', 'npm_pretend'])
 })
+
+test('a recipe whose runner is not installed says so in its tool description, and its call explains instead of "not found"', { skip: (await import('../../dist/src/runners.js')).onPath('task') && 'task is installed here' }, async (t) => {
+  const repo = await tempRepo({ empty: true })
+  const { writeFile } = await import('node:fs/promises')
+  await writeFile(join(repo.dir, 'Taskfile.yml'), "version: '3'\ntasks:\n  hello:\n    desc: Say hello\n    cmds: [echo hello]\n")
+  const { default: taskPlugin } = await import('../../dist/src/plugin/collectors/task.js')
+  const app = await startApp({ root: repo.dir, collectors: [taskPlugin] })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  assert.match(app.ctx.tools.get('task_hello').description, /Warning: task is not installed here, so this fails until someone installs it \(install go-task/)
+  const result = await app.call('task_hello')
+  assert.equal(result.isError, true)
+  assert.match(text(result), /task is not installed here \(not on PATH\), so `task hello` can't run; install go-task/)
+})
