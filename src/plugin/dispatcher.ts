@@ -16,10 +16,10 @@ import { missingRunnerNote } from '../exposure.js'
 export const PROMPT_TASK_LIMIT = 20
 
 /**
- * Characters the task list of the description may take (about 700 tokens): past it, each runner
+ * Characters the task list of the description may take (about 600 tokens): past it, each runner
  * lists fewer tasks. Every task stays callable by name; an unknown op answers with all of them.
  */
-export const PROMPT_TASK_CHARS = 2_400
+export const PROMPT_TASK_CHARS = 2_000
 
 export interface DispatchTask {
   /** The runner id the model may qualify with. */
@@ -132,7 +132,7 @@ export function dispatcherDescription(tasks: readonly DispatchTask[], asksApprov
     // The rest by name only, while they fit: a name costs a few tokens, a description many.
     const rest: string[] = []
     for (const t of group.slice(shown)) {
-      if (used + t.task.length + 2 > share * 1.5) break
+      if (used + t.task.length + 2 > share * 1.25) break
       rest.push(t.task)
       used += t.task.length + 2
     }
