@@ -30,12 +30,14 @@ const LIFECYCLE: Record<string, string> = {
 
 /** What a script runs around, when it is a hook: a lifecycle script, or `pre<x>`/`post<x>` beside a script `<x>`. */
 export function hookOf(name: string, scripts: ReadonlySet<string>): string | undefined {
+  // Most names start with neither `pre` nor `post`, nor are lifecycle names: one character decides.
+  const c = name.charCodeAt(0)
+  if (c !== 112 /* p */ && c !== 105 /* i */ && c !== 117 /* u */ && c !== 118 /* v */ && c !== 100 /* d */) return undefined
   const lifecycle = Object.hasOwn(LIFECYCLE, name) ? LIFECYCLE[name] : undefined
   if (lifecycle) return `lifecycle script: the package manager runs it ${lifecycle}`
-  for (const prefix of ['pre', 'post'] as const) {
-    const base = name.startsWith(prefix) ? name.slice(prefix.length) : ''
-    if (base !== '' && scripts.has(base)) return `hook: runs ${prefix === 'pre' ? 'before' : 'after'} \`${base}\` whenever that script runs`
-  }
+  const prefix = name.startsWith('pre') ? 'pre' : name.startsWith('post') ? 'post' : undefined
+  const base = prefix ? name.slice(prefix.length) : ''
+  if (base !== '' && scripts.has(base)) return `hook: runs ${prefix === 'pre' ? 'before' : 'after'} \`${base}\` whenever that script runs`
   return undefined
 }
 

@@ -19,6 +19,7 @@ for (const name of readdirSync(fixtures).sort()) {
     const goalName = goal && (goal.description.match(/plain `make` builds `([^`]+)`/)?.[1] ?? (goal.description.includes('computed at run time') ? '(computed)' : goal.description))
     assert.equal(goalName, expected.defaultGoal, 'the default goal')
     if (goal) assert.equal(goal.command, 'make')
+    if (expected.defaultMatch) assert.match(goal.description, new RegExp(expected.defaultMatch))
     assert.deepEqual(targets.map((r) => r.name), expected.recipes.map((r) => r.name), 'listed targets, in file order')
     expected.recipes.forEach((want, i) => {
       const got = targets[i]
