@@ -18,6 +18,8 @@ export interface CargoTarget {
   readonly declared: boolean
   /** 1-based line of its `[[kind]]` table in Cargo.toml. */
   readonly line?: number
+  /** An example built as a library (`crate-type = ["cdylib"]`, ...): cargo builds it but refuses to run it. */
+  readonly library?: boolean
 }
 
 export interface TargetProblem {
@@ -169,7 +171,9 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
           return
         }
       }
-      explicit.push({ kind, name, path, requiredFeatures: strings(t['required-features']), declared: true, ...at })
+      const crateTypes = strings(t['crate-type'])
+      const library = kind === 'example' && crateTypes.length > 0 && !crateTypes.includes('bin')
+      explicit.push({ kind, name, path, requiredFeatures: strings(t['required-features']), declared: true, ...at, ...(library ? { library } : {}) })
     })
     targets.push(...explicit)
     // Edition 2015: declaring any target of a kind turns that kind's discovery off by default.

@@ -85,7 +85,7 @@ function parseFile(w: Walk, file: string): ParsedJustfile | undefined {
   w.parsed.set(file, parsed)
   w.files.push(relPosix(w.root, file))
   w.relative.set(file, w.files[w.files.length - 1]!)
-  for (const p of parsed.problems) diag(w, file, p.line, `${p.message}; just refuses this justfile until it is fixed (the rest of the file was still read)`)
+  for (const p of parsed.problems) diag(w, file, p.line, `${p.message}; just refuses this justfile until it is fixed`)
   return parsed
 }
 
@@ -250,6 +250,19 @@ export function collectJust(root: string, options: JustOptions = {}): CollectorR
     ...(scope ? { scope } : {}),
     aliases: w.aliases.get(name) ?? [],
   }))
+  // just compiles the whole justfile, modules and imports included, before it runs anything:
+  // any error above makes it refuse every recipe, so none is offered.
+  const errors = w.diagnostics.filter((d) => d.severity === 'error')
+  if (errors.length > 0 && recipes.length > 0) {
+    const first = errors[0]!
+    w.diagnostics.push(createDiagnostic({
+      source: SOURCE,
+      file: first.file,
+      ...(first.line !== undefined ? { line: first.line } : {}),
+      message: `just refuses this justfile (first error at ${first.file}${first.line !== undefined ? `:${first.line}` : ''}), so none of its ${recipes.length} recipe${recipes.length === 1 ? '' : 's'} can run and none is listed; fix the error${errors.length === 1 ? '' : 's'} reported above`,
+    }))
+    return { recipes: [], diagnostics: w.diagnostics, files: w.files }
+  }
   return { recipes, diagnostics: w.diagnostics, files: w.files }
 }
 

@@ -1,8 +1,9 @@
 /**
  * A static reader of GNU makefiles: the rules, `.PHONY`, `##` docs, prerequisites and the
  * variables recipes reference, following `include` like make does. It never runs anything:
- * `$(shell ...)`, `!=` and `$(eval ...)` are left alone, and conditionals contribute every
- * branch (make would pick one at run time; listing all is the only static choice).
+ * `$(shell ...)`, `!=` and `$(eval ...)` are left alone. A conditional is decided as a plain `make`
+ * would decide it when every variable it reads is known (assigned plain text, or never assigned
+ * in any makefile read, so empty); otherwise every branch is read, and what they hold is a guess: a missing include there is no error.
  * Known differences from make, on purpose: a file included twice is read once, includes stop
  * 16 levels deep, and rules made by `$(eval ...)` are not seen.
  *
@@ -34,6 +35,8 @@ export interface MakeProblem {
   line?: number
   message: string
   severity: 'error' | 'warning'
+  /** make itself stops on this while reading (`*** missing separator.  Stop.`): nothing can run. */
+  fatal?: boolean
 }
 
 export interface ParsedMakefile {
@@ -45,6 +48,23 @@ export interface ParsedMakefile {
   /** Absolute paths of every makefile read, in reading order, each once. */
   files: string[]
   problems: MakeProblem[]
+  /** What plain `make` builds: `.DEFAULT_GOAL` when set, else the first target; undefined when there is none. */
+  defaultGoal?: string
+  /** Whether a `.DEFAULT` rule has a recipe: make runs it for any goal without a rule of its own. */
+  hasDefaultRecipe: boolean
+}
+
+/** `defaultGoal` when the first rule's target is named at run time (`$(shell ...)`). */
+export const COMPUTED_GOAL = '(computed)'
+
+/** One open conditional: whether its current branch is read, and whether an earlier branch surely was. */
+interface Conditional {
+  word: string
+  line: number
+  /** `read`: make surely reads it; `skip`: surely not; `maybe`: it can't be decided statically. */
+  branch: 'read' | 'skip' | 'maybe'
+  /** Whether an earlier branch of this conditional was taken (undefined: maybe). */
+  taken: boolean | undefined
 }
 
 /** A prerequisite list while reading: the first rule's list as is, a set once a second rule adds to it. */
@@ -222,7 +242,10 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const seenFiles = new Set<string>()
   const textCache = new Map<string, string | undefined>()
   let hasPhony = false
+  // `.DEFAULT`'s rule, kept apart from the targets: only whether it has a recipe matters.
+  const defaultRule: TargetState = { name: '.DEFAULT', file: rootFile, line: 0, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon: false, hasRecipe: false, unresolvedPrerequisites: false }
   let tooMany = false
+  let firstTargetUnknown = false
   let recipePrefix = '\t'
 
   const read = (abs: string): string | undefined => {
@@ -275,7 +298,24 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     return entry.words
   }
 
-  const readFile = (abs: string, stack: string[]): void => {
+  /** What a conditional's test gives: true, false, or undefined when it can't be known statically. */
+  const evaluate = (word: string, argText: string): boolean | undefined => {
+    if (word === 'ifdef' || word === 'ifndef') {
+      const e = vars.expand(argText.trim())
+      const name = e.value.trim()
+      if (e.unresolved || e.uncertain || name === '' || /\s/.test(name)) return undefined
+      const has = vars.hasValue(name)
+      return has === undefined ? undefined : has === (word === 'ifdef')
+    }
+    const args = conditionalArguments(argText.trim())
+    if (!args) return undefined
+    const a = vars.expand(args[0])
+    const b = vars.expand(args[1])
+    if (a.unresolved || b.unresolved || a.uncertain || b.uncertain) return undefined
+    return (a.value === b.value) === (word === 'ifeq')
+  }
+
+  const readFile = (abs: string, stack: string[], outerMaybe = false): void => {
     const text = read(abs)
     if (text === undefined) return
     if (!seenFiles.has(abs)) (seenFiles.add(abs), files.push(abs))
@@ -283,7 +323,19 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     if (text.indexOf('\r') !== -1) for (let k = 0; k < lines.length; k++) if (lines[k]!.endsWith('\r')) lines[k] = lines[k]!.slice(0, -1)
     let rule: TargetState[] | null = null
     let docBlock: string[] = []
-    const conditionals: Array<{ word: string; line: number }> = []
+    const conditionals: Conditional[] = []
+    // The reading state of the current line, updated whenever a conditional opens, turns or closes.
+    let skipping = false
+    let maybe = outerMaybe
+    const settle = (): void => {
+      skipping = conditionals.some((c) => c.branch === 'skip')
+      maybe = outerMaybe || conditionals.some((c) => c.branch === 'maybe')
+    }
+    /** A problem at a line make may never read (an undecided branch) is only a warning. */
+    const problem = (line: number, message: string, fatal: boolean): void => {
+      if (maybe) problems.push({ file: abs, line, severity: 'warning', message: `${message} (make reads this line only in a conditional branch that can't be decided statically)` })
+      else problems.push({ file: abs, line, severity: 'error', message, ...(fatal ? { fatal } : {}) })
+    }
     let defineStart = 0
     let defineDepth = 0
 
@@ -307,6 +359,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
 
       if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
         // A recipe line (with its continuations): only the variables it references matter here.
+        if (skipping) continue
         for (const t of rule) t.hasRecipe = true
         if (rule.length > 0) for (const part of parts ?? [first]) if (part.includes('$')) addRecipeVariables(rule, part)
         if (docBlock.length) docBlock = []
@@ -334,17 +387,39 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       let rest = code
       let word = firstWord(rest)
       if (CONDITIONAL_OPEN.has(word)) {
-        conditionals.push({ word, line: lineNo })
+        // Inside a skipped branch make only counts nesting; elsewhere the test decides the branch.
+        const truth = skipping ? false : evaluate(word, rest.slice(word.length))
+        conditionals.push({ word, line: lineNo, branch: skipping ? 'skip' : truth === undefined ? 'maybe' : truth ? 'read' : 'skip', taken: skipping ? true : truth })
+        settle()
         docBlock = []
         continue
       }
       if (word === 'else') {
-        if (conditionals.length === 0) problems.push({ file: abs, line: lineNo, severity: 'error', message: `"else" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'else'"); remove it or add the missing conditional` })
+        const top = conditionals.at(-1)
+        if (!top) problem(lineNo, `"else" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'else'"); remove it or add the missing conditional`, true)
+        else if (top.taken === true) top.branch = 'skip'
+        else {
+          // `else` alone is always true; `else ifeq ...` tests again.
+          const after = rest.slice(word.length).trim()
+          const next = firstWord(after)
+          const truth = after === '' ? true : CONDITIONAL_OPEN.has(next) ? evaluate(next, after.slice(next.length)) : undefined
+          if (top.taken === false) top.branch = truth === undefined ? 'maybe' : truth ? 'read' : 'skip'
+          else top.branch = truth === false ? 'skip' : 'maybe'
+          top.taken = truth === true ? true : top.taken === false ? truth : undefined
+        }
+        settle()
         docBlock = []
         continue
       }
       if (word === 'endif') {
-        if (conditionals.pop() === undefined) problems.push({ file: abs, line: lineNo, severity: 'error', message: `"endif" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'endif'"); remove it or add the missing conditional` })
+        if (conditionals.pop() === undefined) problem(lineNo, `"endif" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'endif'"); remove it or add the missing conditional`, true)
+        settle()
+        docBlock = []
+        continue
+      }
+      if (skipping) {
+        // make does not read a skipped branch, except to find where a `define` inside it ends.
+        if (/^(?:(?:override|export|private)\s+)*define(?:\s|$)/.test(code)) (defineDepth = 1, defineStart = lineNo)
         docBlock = []
         continue
       }
@@ -367,17 +442,17 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         continue
       }
       if (word === 'endef') {
-        problems.push({ file: abs, line: lineNo, severity: 'error', message: `"endef" without a matching define (make stops with "extraneous 'endef'"); remove it or add the define` })
+        problem(lineNo, `"endef" without a matching define (make stops with "extraneous 'endef'"); remove it or add the define`, true)
         continue
       }
       if (word === 'include' || word === '-include' || word === 'sinclude') {
         rule = null
         docBlock = []
-        include(abs, lineNo, word !== 'include', rest.slice(word.length), stack)
+        include(abs, lineNo, word !== 'include', rest.slice(word.length), stack, maybe)
         continue
       }
       if (word === 'undefine' && modifiers.length === 0) {
-        vars.undefine(vars.expand(rest.slice(word.length).trim()).value)
+        vars.undefine(vars.expand(rest.slice(word.length).trim()).value, maybe)
         rule = null
         continue
       }
@@ -399,7 +474,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           : `line is neither a rule nor an assignment (make stops with "missing separator"); ${
             recipePrefix !== '\t' && first.startsWith('\t') ? `.RECIPEPREFIX is "${recipePrefix}" here, so recipe lines must start with it, not with a tab`
               : /^ {2,}/.test(first) ? 'recipe lines must start with a tab, not spaces' : 'add ":" for a rule or "=" for a variable'}`
-        problems.push({ file: abs, line: lineNo, severity: 'error', message })
+        problem(lineNo, message, true)
         docBlock = []
         continue
       }
@@ -410,7 +485,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         const after = rest.slice(sep.index + sep.op.length)
         const value = after.trim() === '' ? '' : after.trimStart() + unescaped.slice(unescaped.trimEnd().length)
         if (name !== '') {
-          vars.assign(name, sep.op, value)
+          vars.assign(name, sep.op, value, maybe)
           if (name === '.RECIPEPREFIX') recipePrefix = vars.expand(vars.raw(name) ?? '').value[0] ?? '\t'
         }
         rule = null
@@ -437,6 +512,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       }
       const expandedTargets = vars.expand(targetText)
       const names = expandedTargets.unresolved ? [] : fileNames(expandedTargets.value)
+      // The first rule names the default goal; a name computed at run time can't be known here.
+      if (expandedTargets.unresolved && targets.size === 0) firstTargetUnknown = true
       let prereqText = after
       let staticPattern: string | undefined
       if (inner?.kind === 'rule') {
@@ -457,6 +534,10 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           for (const p of [...normal, ...orderOnly]) phony.add(p)
           continue
         }
+        if (name === '.DEFAULT') {
+          ruleTargets.push(defaultRule)
+          continue
+        }
         if (name.startsWith('.') || name.includes('%')) continue
         const t = define(name, abs, lineNo, sep.op.endsWith('::'))
         t.normal = gather(t.normal, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
@@ -472,15 +553,17 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       }
     }
 
+    const openAtEnd = conditionals.splice(0)
+    settle()
     if (defineDepth > 0) {
-      problems.push({ file: abs, line: defineStart, severity: 'error', message: `"define" without a matching "endef" (make stops with "missing 'endef'"); add "endef" after the variable's value` })
+      problem(defineStart, `"define" without a matching "endef" (make stops with "missing 'endef'"); add "endef" after the variable's value`, true)
     }
-    for (const c of conditionals) {
-      problems.push({ file: abs, line: c.line, severity: 'error', message: `"${c.word}" without a matching "endif" (make stops with "missing 'endif'"); add "endif" to close it` })
+    for (const c of openAtEnd) {
+      problem(c.line, `"${c.word}" without a matching "endif" (make stops with "missing 'endif'"); add "endif" to close it`, true)
     }
   }
 
-  const include = (from: string, line: number, optional: boolean, argText: string, stack: string[]): void => {
+  const include = (from: string, line: number, optional: boolean, argText: string, stack: string[], maybe: boolean): void => {
     const directive = optional ? '-include' : 'include'
     const e = vars.expand(argText.trim())
     if (e.unresolved || e.undefinedVars.length > 0) {
@@ -503,7 +586,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           continue
         }
         if (read(abs) === undefined) {
-          if (!optional) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
+          if (!optional && !maybe) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
           continue
         }
         // make reads a file again each time it is included; its rules would only merge into the
@@ -514,12 +597,17 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           tooMany = true
           continue
         }
-        readFile(abs, [...stack, abs])
+        readFile(abs, [...stack, abs], maybe)
       }
     }
   }
 
   readFile(rootFile, [rootFile])
+  let defaultGoal: string | undefined
+  if (vars.has('.DEFAULT_GOAL')) {
+    const e = vars.expand(vars.raw('.DEFAULT_GOAL') ?? '')
+    if (!e.unresolved) defaultGoal = words(e.value)[0]
+  } else defaultGoal = firstTargetUnknown ? COMPUTED_GOAL : targets.keys().next().value
   const list: MakeTarget[] = []
   for (const t of targets.values()) {
     const variables: string[] = []
@@ -537,7 +625,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       unresolvedPrerequisites: t.unresolvedPrerequisites,
     })
   }
-  return { targets: list, phony, hasPhony, files, problems }
+  return { targets: list, phony, hasPhony, files, problems, defaultGoal, hasDefaultRecipe: defaultRule.hasRecipe }
 }
 
 /** make globs like glob(3): `**` is no recursive wildcard there, just `*`. */
@@ -554,4 +642,26 @@ function substitutePattern(targetPattern: string, target: string, prerequisites:
   if (!target.startsWith(prefix) || !target.endsWith(suffix) || target.length < prefix.length + suffix.length) return prerequisites
   const stem = target.slice(prefix.length, target.length - suffix.length)
   return prerequisites.map((p) => p.replace('%', stem))
+}
+
+/**
+ * The two arguments of `ifeq`/`ifneq`, unexpanded: `(a,b)` (the comma outside parentheses, as make
+ * finds it) or two quoted strings (`"a" 'b'`); undefined when the syntax is not one of these.
+ */
+function conditionalArguments(text: string): [string, string] | undefined {
+  if (text.startsWith('(')) {
+    let depth = 0
+    let comma = -1
+    for (let i = 1; i < text.length; i++) {
+      const c = text[i]
+      if (c === '(') depth++
+      else if (c === ')') {
+        if (depth === 0) return comma === -1 ? undefined : [text.slice(1, comma).trim(), text.slice(comma + 1, i).trim()]
+        depth--
+      } else if (c === ',' && depth === 0 && comma === -1) comma = i
+    }
+    return undefined
+  }
+  const m = /^(["'])(.*?)\1\s+(["'])(.*?)\3/.exec(text)
+  return m ? [m[2]!, m[4]!] : undefined
 }

@@ -19,7 +19,25 @@ export interface Expansion {
   unresolved?: string
   /** Variables referenced but never assigned in the makefiles (make reads them as empty). */
   undefinedVars: string[]
+  /**
+   * Set when the value depends on a variable whose value can't be known statically: one of
+   * make's built-in variables, or one assigned inside a conditional branch that was not decided.
+   */
+  uncertain?: boolean
 }
+
+/**
+ * Variables make defines itself (`make -p -f /dev/null`, origin "default" or "automatic"), plus the
+ * ones that depend on the command line: their value is not in the makefiles, so a conditional over
+ * them is not decided statically unless a makefile assigns them first.
+ */
+export const MAKE_BUILTIN_VARIABLES: ReadonlySet<string> = new Set([
+  'AR', 'ARFLAGS', 'AS', 'CC', 'CHECKOUT,v', 'CO', 'COFLAGS', 'CPP', 'CTANGLE', 'CWEAVE', 'CXX', 'F77', 'F77FLAGS', 'FC',
+  'GET', 'LD', 'LEX', 'LINT', 'M2C', 'MAKEINFO', 'OBJC', 'OUTPUT_OPTION', 'PC', 'RM', 'TANGLE', 'TEX', 'TEXI2DVI', 'WEAVE', 'YACC',
+  'MAKE', 'MAKE_COMMAND', 'MAKE_HOST', 'MAKE_VERSION', 'MAKEFILES', 'MAKEFLAGS', 'MFLAGS', 'MAKECMDGOALS', 'MAKELEVEL',
+  'MAKEFILE_LIST', 'MAKEOVERRIDES', 'CURDIR', 'SHELL', 'MAKESHELL', 'SUFFIXES', 'VPATH', 'GPATH',
+  '.FEATURES', '.VARIABLES', '.INCLUDE_DIRS', '.LOADED', '.LIBPATTERNS', '.SHELLFLAGS', '.DEFAULT_GOAL', '.RECIPEPREFIX',
+])
 
 /** GNU make's automatic variables, with their `D`/`F` forms: never user hints, never expanded. */
 export const AUTOMATIC_VARIABLES: ReadonlySet<string> = new Set(
@@ -48,9 +66,11 @@ export class MakeVariables {
   readonly #wildcard: ((patterns: string[]) => string[]) | undefined
   readonly #cwd: string
   /** Expansions of recursive variables, valid until the next assignment changes any value. */
-  readonly #cache = new Map<string, { value: string; undefinedVars: string[] }>()
+  readonly #cache = new Map<string, { value: string; undefinedVars: string[]; uncertain: boolean }>()
   /** Inside `foreach`/`call`, where loop variables change under the cache. */
   #binding = 0
+  /** Names whose value is not known statically (see Expansion.uncertain). */
+  readonly #uncertain = new Set<string>(MAKE_BUILTIN_VARIABLES)
 
   /**
    * `wildcard` lists the files matching glob patterns, sorted, as `$(wildcard ...)` does (it only
@@ -79,9 +99,15 @@ export class MakeVariables {
     this.#generation++
   }
 
-  /** Records an assignment as make would (`=`, `:=`, `::=`, `:::=`, `?=`, `+=`, `!=`). */
-  assign(name: string, op: string, raw: string): void {
+  /**
+   * Records an assignment as make would (`=`, `:=`, `::=`, `:::=`, `?=`, `+=`, `!=`). `uncertain`:
+   * the line sits in a conditional branch that may or may not be read, so the value is a guess.
+   */
+  assign(name: string, op: string, raw: string, uncertain = false): void {
     const current = this.#vars.get(name)
+    // A plain `=` makes the value known (its references are checked when it expands); `:=` takes
+    // the certainty of what it expanded; `?=` and `+=` keep whatever was unknown about the old value.
+    let known: boolean | undefined = op === '=' ? true : op === '?=' && !current && !MAKE_BUILTIN_VARIABLES.has(name) ? true : undefined
     switch (op) {
       case '=':
         this.#set(name, { value: raw, flavor: 'recursive' })
@@ -89,12 +115,14 @@ export class MakeVariables {
       case ':=':
       case '::=': {
         const e = this.expand(raw)
+        known = !e.uncertain
         this.#set(name, { value: e.value, flavor: e.unresolved ? 'unknown' : 'simple' })
         break
       }
       case ':::=': {
         // Expanded now, then kept recursive with its dollars escaped (GNU make 4.4).
         const e = this.expand(raw)
+        known = !e.uncertain
         this.#set(name, { value: e.value.replace(/\$/g, '$$$$'), flavor: e.unresolved ? 'unknown' : 'recursive' })
         break
       }
@@ -105,6 +133,7 @@ export class MakeVariables {
         if (!current) this.#set(name, { value: raw, flavor: 'recursive' })
         else if (current.flavor === 'simple') {
           const e = this.expand(raw)
+          if (e.uncertain) known = false
           this.#set(name, { value: `${current.value} ${e.value}`, flavor: e.unresolved ? 'unknown' : 'simple' })
         } else this.#set(name, { value: `${current.value} ${raw}`, flavor: current.flavor })
         break
@@ -112,15 +141,32 @@ export class MakeVariables {
         // `!=` runs a shell command: its value is unknown here.
         this.#set(name, { value: '', flavor: 'unknown' })
     }
+    if (uncertain || known === false) this.#uncertain.add(name)
+    else if (known) this.#uncertain.delete(name)
   }
 
-  undefine(name: string): void {
+  undefine(name: string, uncertain = false): void {
+    if (uncertain) this.#uncertain.add(name)
+    else this.#uncertain.delete(name)
     this.#set(name, undefined)
   }
 
   /** A `define` block's value is opaque: it is usually `$(eval)`-ed or called, which this reader does not do. */
   defineOpaque(name: string): void {
     this.#set(name, { value: '', flavor: 'unknown' })
+  }
+
+  /**
+   * What `ifdef name` sees: whether the variable has a non-empty value (unexpanded, as make tests
+   * it), or undefined when that is not known statically. A variable no makefile assigned is
+   * undefined, as for a plain `make` in an environment that does not set it.
+   */
+  hasValue(name: string): boolean | undefined {
+    if (this.#uncertain.has(name)) return undefined
+    const v = this.#vars.get(name)
+    if (!v) return false
+    if (v.flavor === 'unknown') return undefined
+    return v.value !== ''
   }
 
   /** The value of `name` as written, for `.RECIPEPREFIX`. */
@@ -201,6 +247,7 @@ export class MakeVariables {
       out.unresolved ??= `automatic variable $(${name})`
       return ''
     }
+    if (this.#uncertain.has(name)) out.uncertain = true
     const v = this.#vars.get(name)
     if (!v) {
       if (!out.undefinedVars.includes(name)) out.undefinedVars.push(name)
@@ -218,6 +265,7 @@ export class MakeVariables {
     const cached = this.#binding === 0 ? this.#cache.get(name) : undefined
     if (cached) {
       for (const u of cached.undefinedVars) if (!out.undefinedVars.includes(u)) out.undefinedVars.push(u)
+      if (cached.uncertain) out.uncertain = true
       return cached.value
     }
     const inner: Expansion = { value: '', undefinedVars: [] }
@@ -225,11 +273,12 @@ export class MakeVariables {
     const value = this.#expand(v.value, depth + 1, inner, active)
     active.delete(name)
     for (const u of inner.undefinedVars) if (!out.undefinedVars.includes(u)) out.undefinedVars.push(u)
+    if (inner.uncertain) out.uncertain = true
     if (inner.unresolved) {
       out.unresolved ??= inner.unresolved
       return ''
     }
-    if (this.#binding === 0) this.#cache.set(name, { value, undefinedVars: inner.undefinedVars })
+    if (this.#binding === 0) this.#cache.set(name, { value, undefinedVars: inner.undefinedVars, uncertain: inner.uncertain === true })
     return value
   }
 

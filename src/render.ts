@@ -17,6 +17,10 @@ export interface ReportRecipe {
   line: number | null
   prerequisites: string[]
   variables: string[]
+  /** Present for a command the runner provides without a declaration (`cargo build`). */
+  implied?: true
+  /** Present for a lifecycle script or pre/post hook: what it runs around. */
+  hook?: string
 }
 
 /** The JSON shape `scan --format json` prints; other programs rely on it. */
@@ -43,6 +47,8 @@ export function scanReport(result: DiscoverResult, style: NamingStyle = 'scoped'
       line: r.line ?? null,
       prerequisites: [...r.prerequisites],
       variables: [...r.variables],
+      ...(r.implied ? { implied: true as const } : {}),
+      ...(r.hook ? { hook: r.hook } : {}),
     })),
     diagnostics: result.diagnostics.map((d: Diagnostic) => ({
       source: d.source,

@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { quote } from 'shell-quote'
 import { discover } from '../discover.js'
 import { commandWithArgs } from '../recipe.js'
+import { missingExecutable, missingRunnerMessage } from '../runners.js'
 import { findRecipe, RecipeNotFound } from './find-recipe.js'
 import { UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
@@ -25,7 +26,8 @@ Examples:
   command-scout run make_build -- VERSION=2.0
   command-scout run pnpm:test --timeout 600000
 
-Exit codes: the command's own; 124 timed out, 130 interrupted, 2 usage error.
+Exit codes: the command's own; 127 its runner is not installed, 124 timed out, 130 interrupted,
+2 usage error.
 `
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
@@ -44,6 +46,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const recipe = await find(() => findRecipe(result, config.naming.style, positionals[0]!), io)
   const command = commandWithArgs(recipe, extra.length ? quote(extra) : '')
   const cwd = resolve(result.root, recipe.cwd)
+  // A missing runner gets its name and how to install it rather than the shell's "not found" (127 all the same).
+  const missing = missingExecutable(recipe.command)
+  if (missing) return io.stderr(`command-scout: ${missingRunnerMessage(missing, command)}\n`), 127
   const budget = timeoutMs ?? config.execution.timeoutMs
   const where = recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''
   io.stderr(`$ ${command}${where}${timeoutMs !== undefined ? `   [timeout ${formatMs(budget)}]` : ''}\n`)

@@ -2,7 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -233,4 +233,30 @@ test('dsh: help, and usage errors point to it', () => {
   const bad = cli(['dsh', 'frob'])
   assert.equal(bad.status, 2)
   assert.match(bad.stderr, /unknown dsh action "frob"; expected install, path or overlay\nTry 'command-scout dsh --help'/)
+})
+
+test('scan: lifecycle scripts and pre/post hooks are marked in the JSON, and shown in the table only with --all', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-cli-hooks-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', scripts: { postinstall: 'node setup.js', prebuild: 'echo pre', build: 'echo build' } }))
+  const json = JSON.parse(cli(['scan', '--root', dir, '--format', 'json']).stdout)
+  assert.deepEqual(json.recipes.map((r) => [r.name, r.hook !== undefined]), [['postinstall', true], ['prebuild', true], ['build', false]])
+  const table = cli(['scan', '--root', dir])
+  assert.equal(table.status, 0, table.stderr)
+  assert.doesNotMatch(table.stdout, /postinstall|prebuild/)
+  assert.match(table.stdout, /npm_build/)
+  assert.match(table.stdout, /2 lifecycle scripts and hooks not shown; --all lists them/)
+  const all = cli(['scan', '--root', dir, '--all'])
+  assert.match(all.stdout, /npm_postinstall[\s\S]*npm_prebuild[\s\S]*npm_build/)
+})
+
+test('run: a missing runner is named with how to install it, and nothing runs (exit 127)', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-cli-runner-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', packageManager: 'pnpm@9.0.0', scripts: { echo_args: 'echo' } }))
+  // A PATH with node but without pnpm.
+  const r = cli(['run', 'echo_args', '--root', dir], { env: { PATH: join(process.execPath, '..') === '/usr/bin' ? '/usr/bin:/bin' : `${join(process.execPath, '..')}:/bin` } })
+  assert.equal(r.status, 127, r.stderr)
+  assert.match(r.stderr, /^command-scout: pnpm is not installed here \(not on PATH\), so `pnpm run echo_args` can't run; install pnpm \(npm i -g pnpm, or corepack enable\)/)
+  assert.doesNotMatch(r.stderr, /not found/)
 })
