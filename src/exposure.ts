@@ -16,6 +16,8 @@ import { classifyRecipeRisk } from './plugin/risk.js'
 import { missingExecutable, missingRunnerMessage, missingRunnerNote, onPath } from './runners.js'
 
 export { installHint, missingRunnerNote } from './runners.js'
+// The dispatcher's grammar is harness-free too; other surfaces take it from here.
+export { DispatchError, dispatchTasks, dispatcherDescription, PROMPT_TASK_CHARS, resolveOp, taskToken, type DispatchTask } from './plugin/dispatcher.js'
 
 /** The dispatcher tool's preferred name (the recipe-tool contract's). */
 export const DISPATCHER_NAME = 'recipe'
