@@ -178,7 +178,7 @@ test('run with an unknown name lists the candidates in aligned columns that fit 
   const lines = r.stderr.split('\n').filter((l) => l.startsWith('  '))
   assert.ok(lines.length >= 10, r.stderr)
   // Every command starts in the same column, and tool names are never cut: they are what one types.
-  const starts = new Set(lines.map((l) => l.search(/(make|pnpm|just|deno) (run |task )?\S/)))
+  const starts = new Set(lines.map((l) => l.search(/(make|pnpm|just|deno)( (run |task )?\S|$)/)))
   assert.equal(starts.size, 1, r.stderr)
   assert.ok(lines.some((l) => l.startsWith('  pnpm_mixed_web_task_13b1af44 ')), r.stderr)
   for (const l of lines) assert.ok(l.length <= 60, l)
