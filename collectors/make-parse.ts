@@ -503,6 +503,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           continue
         }
         if (read(abs) === undefined) {
+          // There but unreadable (a FIFO, a device, too big, no permission): the reader reported why.
+          if (options.exists?.(abs)) continue
           if (!optional) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
           continue
         }

@@ -5,11 +5,14 @@
  */
 import { shellWord } from './shell-word.js'
 import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
-import { isDir, isFile, readText, relPosix } from './fs.js'
+import { isDir, pathExists, readText, relPosix } from './fs.js'
 import { pickTaskfile, readTaskfiles, TASKFILE_NAMES } from './task-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 
 export { TASKFILE_NAMES } from './task-parse.js'
+
+/** go-task stats a name: anything there but a directory is taken (and readText refuses a FIFO or a device, with a diagnostic). */
+const isFile = (path: string): boolean => pathExists(path) && !isDir(path)
 
 /** The Taskfile `task` picks in `dir`, or undefined. */
 export function defaultTaskfile(dir: string): string | undefined {

@@ -6,6 +6,7 @@
 import { accessSync, constants, statSync } from 'node:fs'
 import { delimiter, join, resolve } from 'node:path'
 import { BUILTIN_COLLECTORS, type Collector } from '../collectors/index.js'
+import { runCollector } from '../collectors/run-collector.js'
 import { normalizeConfig, type Config, type ConfigInput } from './config.js'
 import { createDiagnostic, type Diagnostic, type Recipe } from './recipe.js'
 import { RecipeBook } from './recipe-book.js'
@@ -24,6 +25,8 @@ export interface DiscoverOptions {
   collectors?: readonly Collector<any>[]
   /** Environment whose PATH decides which runners are available (default process.env). */
   env?: NodeJS.ProcessEnv
+  /** Wall-clock budget of each collector in milliseconds (default 10 s); past it, what was found is kept. */
+  budgetMs?: number
 }
 
 export function discover(root = '.', config: ConfigInput | Config = {}, options: DiscoverOptions = {}): DiscoverResult {
@@ -41,7 +44,7 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
     const section = cfg.collectors[collector.configKey] ?? { enabled: true }
     if (!section.enabled) continue
     try {
-      const result = collector.collect({ root: absRoot, options: section })
+      const result = runCollector({ source: collector.source, root: absRoot, budgetMs: options.budgetMs }, () => collector.collect({ root: absRoot, options: section }))
       book.addAll(result.recipes)
       diagnostics.push(...result.diagnostics)
       for (const f of result.files) {

@@ -8,6 +8,7 @@ import { watch, type FSWatcher } from 'chokidar'
 import { BUILTIN_SOURCES, createDiagnostic, type Diagnostic, type Recipe } from '../recipe.js'
 import { RecipeBook } from '../recipe-book.js'
 import type { BookCollector } from './recipes.js'
+import { runCollector } from '../../collectors/run-collector.js'
 
 /** Folders never watched: dependencies, VCS data and build output hold no manifest of the project's own. */
 export const IGNORED_DIRS: ReadonlySet<string> = new Set([
@@ -113,7 +114,9 @@ export class LiveBook {
     const entry = this.#entries.get(key)
     if (!entry?.collector) return
     try {
-      const result = entry.collector.collect(this.root)
+      const collector = entry.collector
+      // Under a guard: a budget, the scan's limits, and diagnostics for files it could not read.
+      const result = runCollector({ source: entry.source, root: this.root }, () => collector.collect(this.root))
       entry.recipes = result.recipes
       entry.diagnostics = stamp(entry.source, result.diagnostics)
       entry.files = new Set(result.files)
