@@ -109,24 +109,65 @@ function safeRealpath(path: string): string | undefined {
   }
 }
 
+/** Prerequisites listed over all of one collector's recipes. */
+export const MAX_TOTAL_PREREQUISITES = 200_000
+/** Characters of one recipe's description (a doc comment or a script's command line). */
+export const MAX_DESCRIPTION = 8 * 1024
+/** Characters one collector's recipes may add up to (names, commands, descriptions, lists). */
+export const MAX_OUTPUT_CHARS = 32 * 1024 * 1024
+
+function recipeChars(r: Recipe): number {
+  let n = r.name.length + r.command.length + r.description.length + r.file.length + r.cwd.length + (r.scope?.length ?? 0)
+  for (const p of r.prerequisites) n += p.length + 4
+  for (const v of r.variables) n += v.length + 4
+  for (const a of r.aliases) n += a.length + 4
+  return n
+}
+
 /**
- * The limits every collector's result keeps, whatever the collector: at most MAX_RECIPES recipes
- * and MAX_PREREQUISITES prerequisites each. Returns the kept recipes and the messages to report.
+ * The limits every collector's result keeps, whatever the collector: at most MAX_RECIPES recipes,
+ * MAX_PREREQUISITES prerequisites each and MAX_TOTAL_PREREQUISITES in all, descriptions up to
+ * MAX_DESCRIPTION characters, MAX_OUTPUT_CHARS in all. Returns the kept recipes and the messages
+ * to report (each names the limit).
  */
 export function boundRecipes(recipes: readonly Recipe[], source: string): { recipes: Recipe[]; messages: string[] } {
   const messages: string[] = []
-  let kept = recipes.length > MAX_RECIPES ? recipes.slice(0, MAX_RECIPES) : [...recipes]
-  if (recipes.length > MAX_RECIPES) {
-    messages.push(`the ${source} collector found ${recipes.length} commands, over the limit of ${MAX_RECIPES} per source (MAX_RECIPES); only the first ${MAX_RECIPES} are listed`)
+  const kept: Recipe[] = []
+  let prerequisites = 0
+  let chars = 0
+  let cutLists = 0
+  let cutDescriptions = 0
+  let outOfRoom = false
+  for (const original of recipes) {
+    if (kept.length >= MAX_RECIPES) {
+      messages.push(`the ${source} collector found ${recipes.length} commands, over the limit of ${MAX_RECIPES} per source (MAX_RECIPES); only the first ${MAX_RECIPES} are listed`)
+      break
+    }
+    let r = original
+    const room = Math.max(0, Math.min(MAX_PREREQUISITES, MAX_TOTAL_PREREQUISITES - prerequisites))
+    if (r.prerequisites.length > room || r.description.length > MAX_DESCRIPTION) {
+      const copy: Record<string, unknown> = { ...r }
+      if (r.prerequisites.length > room) (copy.prerequisites = Object.freeze(r.prerequisites.slice(0, room))), cutLists++
+      if (r.description.length > MAX_DESCRIPTION) (copy.description = `${r.description.slice(0, MAX_DESCRIPTION)} [... cut at ${MAX_DESCRIPTION} characters]`), cutDescriptions++
+      r = Object.freeze(copy) as unknown as Recipe
+    }
+    const size = recipeChars(r)
+    if (chars + size > MAX_OUTPUT_CHARS) {
+      outOfRoom = true
+      break
+    }
+    chars += size
+    prerequisites += r.prerequisites.length
+    kept.push(r)
   }
-  let cut = 0
-  kept = kept.map((r) => {
-    if (r.prerequisites.length <= MAX_PREREQUISITES) return r
-    cut++
-    return Object.freeze({ ...r, prerequisites: Object.freeze(r.prerequisites.slice(0, MAX_PREREQUISITES)) }) as Recipe
-  })
-  if (cut > 0) {
-    messages.push(`${cut} ${source} command${cut === 1 ? ' has' : 's have'} more than ${MAX_PREREQUISITES} prerequisites (MAX_PREREQUISITES); only the first ${MAX_PREREQUISITES} of each are listed`)
+  if (cutLists > 0) {
+    messages.push(`${cutLists} ${source} command${cutLists === 1 ? ' has' : 's have'} more prerequisites than are listed (at most ${MAX_PREREQUISITES} each, MAX_PREREQUISITES, and ${MAX_TOTAL_PREREQUISITES} in all, MAX_TOTAL_PREREQUISITES)`)
+  }
+  if (cutDescriptions > 0) {
+    messages.push(`${cutDescriptions} ${source} description${cutDescriptions === 1 ? ' is' : 's are'} longer than ${MAX_DESCRIPTION} characters (MAX_DESCRIPTION) and cut there`)
+  }
+  if (outOfRoom) {
+    messages.push(`the ${source} commands add up to more than ${MAX_OUTPUT_CHARS} characters (MAX_OUTPUT_CHARS); only the first ${kept.length} of ${recipes.length} are listed`)
   }
   return { recipes: kept, messages }
 }
