@@ -10,6 +10,7 @@ import { ConfigError, normalizeConfig, NAMING_STYLES, RUNNERS, type Config, type
 import { discover, type DiscoverResult } from './discover.js'
 import { commandWithArgs, type Recipe } from './recipe.js'
 import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from './render.js'
+import { EXIT_BROKEN_PIPE, installPipeGuard, outputOptions, watchRun } from './cli-process.js'
 
 export interface CliIo {
   stdout: (text: string) => void
@@ -17,6 +18,8 @@ export interface CliIo {
   /** Terminal width, undefined when stdout is not a terminal. */
   columns?: number
   cwd: string
+  /** Whether stdout and stderr are the process's own (then `run` streams with backpressure). */
+  realStreams?: boolean
 }
 
 export class UsageError extends Error {
@@ -189,26 +192,23 @@ async function runSubcommand(argv: string[], io: CliIo): Promise<number> {
   io.stderr(`$ ${command}${recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''}\n`)
   // Loaded here so that scan and docs don't pay for execa's import.
   const { runCommand } = await import('./execute.js')
-  const controller = new AbortController()
-  const onSignal = () => controller.abort()
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
+  const control = watchRun()
   try {
     const run = await runCommand(command, {
       cwd,
       timeoutMs: timeoutMs ?? config.execution.timeoutMs,
-      signal: controller.signal,
+      signal: control.signal,
+      killSignal: control.killSignal,
       stdin: 'inherit',
-      onStdout: (c) => io.stdout(c.toString()),
-      onStderr: (c) => io.stderr(c.toString()),
+      ...outputOptions(io, io.realStreams === true, control),
     })
+    if (control.brokenPipe) return EXIT_BROKEN_PIPE
     if (run.timedOut) return io.stderr(`command-scout: timed out after ${timeoutMs ?? config.execution.timeoutMs} ms; the command and its children were killed\n`), 124
-    if (run.killed) return 130
+    if (run.killed) return control.exitCode() ?? 130
     if (run.exitCode === null) return 1
     return run.exitCode
   } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    control.dispose()
   }
 }
 
@@ -223,8 +223,10 @@ export async function main(argv: string[], partial: Partial<CliIo> = {}): Promis
     stderr: (t) => process.stderr.write(t),
     columns: process.stdout.isTTY ? process.stdout.columns : process.env.COLUMNS ? Number(process.env.COLUMNS) || undefined : undefined,
     cwd: process.cwd(),
+    realStreams: partial.stdout === undefined && partial.stderr === undefined,
     ...partial,
   }
+  if (io.realStreams) installPipeGuard()
   const [command, ...rest] = argv
   try {
     switch (command) {
