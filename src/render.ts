@@ -64,8 +64,23 @@ export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').replace(/\t/g, ' ').trim()
 }
 
-function mdCell(text: string): string {
-  return oneLine(text).replace(/\|/g, '\\|') || ' '
+/** Text for a Markdown table cell: nothing in it can start a code span, a link, HTML or end the cell. */
+export function mdText(text: string): string {
+  return oneLine(text).replace(/[\\`*_[\]<>|~]/g, '\\$&') || ' '
+}
+
+/**
+ * A Markdown code span around any text: the fence is one backtick longer than the longest run of
+ * backticks inside, so no name can close it early (CommonMark), and `|` is escaped for tables.
+ */
+export function codeSpan(text: string, inTable = true): string {
+  const t = oneLine(text)
+  let longest = 0
+  for (const run of t.match(/`+/g) ?? []) longest = Math.max(longest, run.length)
+  const fence = '`'.repeat(longest + 1)
+  const pad = t.startsWith('`') || t.endsWith('`') || (t.length > 0 && t.startsWith(' ') && t.endsWith(' ') && t.trim() !== '') ? ' ' : ''
+  const body = inTable ? t.replace(/\|/g, '\\|') : t
+  return `${fence}${pad}${body || ' '}${pad}${fence}`
 }
 
 /** COMMANDS.md: one section per source, a table of commands, then the diagnostics. */
@@ -77,7 +92,7 @@ export function renderMarkdown(report: ScanReport, title = 'Commands'): string {
   for (const source of sources) {
     const list = report.recipes.filter((r) => r.source === source)
     const files = [...new Set(list.map((r) => r.file))]
-    out.push(`## ${source}`, '', `From ${files.map((f) => `\`${f}\``).join(', ')}.`, '')
+    out.push(`## ${mdText(source)}`, '', `From ${files.map((f) => codeSpan(f, false)).join(', ')}.`, '')
     out.push('| Command | Directory | Description | Tool |', '|---|---|---|---|')
     for (const r of list) {
       const extra = [
@@ -85,13 +100,13 @@ export function renderMarkdown(report: ScanReport, title = 'Commands'): string {
         r.variables.length ? `Variables: ${r.variables.join(', ')}.` : '',
       ].filter(Boolean).join(' ')
       const desc = [r.description, extra].filter(Boolean).join(' ')
-      out.push(`| \`${mdCell(r.command).replace(/`/g, "'")}\` | ${mdCell(r.cwd)} | ${mdCell(desc)} | \`${r.tool}\` |`)
+      out.push(`| ${codeSpan(r.command)} | ${mdText(r.cwd)} | ${mdText(desc)} | ${codeSpan(r.tool)} |`)
     }
     out.push('')
   }
   if (report.diagnostics.length) {
     out.push('## Diagnostics', '')
-    for (const d of report.diagnostics) out.push(`- ${d.severity}: \`${d.file}${d.line ? `:${d.line}` : ''}\` (${d.source}): ${oneLine(d.message)}`)
+    for (const d of report.diagnostics) out.push(`- ${d.severity}: ${codeSpan(`${d.file}${d.line ? `:${d.line}` : ''}`, false)} (${mdText(d.source)}): ${mdText(d.message)}`)
     out.push('')
   }
   return out.join('\n')
