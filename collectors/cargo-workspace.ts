@@ -5,7 +5,7 @@
  */
 import { tinyglobby } from './lazy.js'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { resolveInsideRoot } from './fs.js'
+import { preview, resolveInsideRoot } from './fs.js'
 import { boundedGlob } from './globs.js'
 
 /**
@@ -70,18 +70,18 @@ export function expandMembers(root: string, workspace: Record<string, unknown>, 
   }
   for (const entry of (raw ?? []) as unknown[]) {
     if (typeof entry !== 'string' || entry.trim() === '') {
-      problems.push({ severity: 'error', message: `workspace.members has an entry that is not a path: ${JSON.stringify(entry)}` })
+      problems.push({ severity: 'error', message: `workspace.members has an entry that is not a path: ${preview(JSON.stringify(entry) ?? String(entry))}` })
       continue
     }
     const pattern = trimSlashes(entry)
     if (!tinyglobby().isDynamicPattern(pattern)) {
       const m = memberInside(root, resolve(root, pattern))
-      if ('refused' in m) problems.push({ severity: 'error', message: `workspace member "${entry}": ${m.refused}; command-scout reads only members inside the scanned directory` })
+      if ('refused' in m) problems.push({ severity: 'error', message: `workspace member "${preview(entry)}": ${m.refused}; command-scout reads only members inside the scanned directory` })
       else members.push({ dir: 'dir' in m ? m.dir : resolve(root, pattern), via: entry })
       continue
     }
     if (isAbsolute(pattern) || pattern.split('/').includes('..')) {
-      problems.push({ severity: 'error', message: `workspace member glob "${entry}" reaches outside the scanned directory (a leading "/" or ".."); it is not searched` })
+      problems.push({ severity: 'error', message: `workspace member glob "${preview(entry)}" reaches outside the scanned directory (a leading "/" or ".."); it is not searched` })
       continue
     }
     // Without `**` a pattern matches at a fixed depth; telling the crawler so keeps it out of
@@ -90,7 +90,7 @@ export function expandMembers(root: string, workspace: Record<string, unknown>, 
     const deep = pattern.includes('**') ? Infinity : Math.max(0, segments.length - 1)
     const { files: found, bad } = boundedGlob([pattern], { cwd: root, root, insideRoot: true, onlyDirectories: true, dot: true, absolute: true, deep })
     if (bad.length > 0) {
-      problems.push({ severity: 'error', message: `workspace member glob "${entry.length > 120 ? `${entry.slice(0, 117)}...` : entry}" is not a glob command-scout can read (${bad[0]!.reason}); it is skipped` })
+      problems.push({ severity: 'error', message: `workspace member glob "${preview(entry)}" is not a glob command-scout can read (${bad[0]!.reason}); it is skipped` })
       continue
     }
     const matches: string[] = []
@@ -99,7 +99,7 @@ export function expandMembers(root: string, workspace: Record<string, unknown>, 
       if ('dir' in inside && !matches.includes(inside.dir)) matches.push(inside.dir)
     }
     if (matches.length === 0) {
-      problems.push({ severity: 'error', message: `workspace member glob "${entry}" matches no directory; cargo fails to load the workspace: fix the glob or remove it` })
+      problems.push({ severity: 'error', message: `workspace member glob "${preview(entry)}" matches no directory; cargo fails to load the workspace: fix the glob or remove it` })
       continue
     }
     for (const dir of matches) if (!rules.excluded(dir)) members.push({ dir, via: entry })

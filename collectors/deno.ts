@@ -7,7 +7,7 @@
 import { join, posix } from 'node:path'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import { parseDenoConfig, type DenoConfig } from './deno-config.js'
-import { isDir, pathExists, readFileText, resolveInsideRoot } from './fs.js'
+import { isDir, pathExists, preview, readFileText, resolveInsideRoot } from './fs.js'
 import { boundedMatcher } from './globs.js'
 import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
@@ -66,7 +66,7 @@ export const denoCollector: Collector = {
         const inside = resolveInsideRoot(root, found)
         if (!inside.ok) {
           if (inside.why !== 'missing') report(top.file, { line: top.config.workspaceLine, severity: 'warning', message: `workspace member ${inside.message}; deno requires members nested under the workspace` })
-          else if (literal) report(top.file, { line: top.config.workspaceLine, severity: 'warning', message: `workspace member ./${found} has no deno.json or deno.jsonc; deno skips it too. Add one or remove the member` })
+          else if (literal) report(top.file, { line: top.config.workspaceLine, severity: 'warning', message: `workspace member ./${preview(found)} has no deno.json or deno.jsonc; deno skips it too. Add one or remove the member` })
           continue
         }
         const dir = inside.rel
@@ -131,7 +131,7 @@ export function memberCandidates(root: string, patterns: readonly string[], warn
     const neg = raw.startsWith('!')
     const p = rootRelativePattern('.', neg ? raw.slice(1) : raw)
     if (p === undefined) {
-      if (!neg) warn(`workspace member ${raw} is outside the workspace directory; deno requires members nested under it, so it is skipped`)
+      if (!neg) warn(`workspace member ${preview(raw)} is outside the workspace directory; deno requires members nested under it, so it is skipped`)
       continue
     }
     if (neg) {
@@ -160,7 +160,7 @@ export function memberCandidates(root: string, patterns: readonly string[], warn
     }
   }
   const exclusion = boundedMatcher(negative)
-  for (const p of exclusion.refused) warn(`workspace exclusion !${p} is too complex to match, so it is ignored`)
+  for (const p of exclusion.refused) warn(`workspace exclusion !${preview(p)} is too complex to match, so it is ignored`)
   const excluded = negative.length ? exclusion.match : () => false
   const out = new Map<string, boolean>()
   const dirs = [...found.keys()].filter((d) => d !== '.' && !d.split('/').includes('node_modules') && !excluded(d))

@@ -7,9 +7,9 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import { MAX_MANIFEST_BYTES, outOfTime, realRoot, reportProblem } from './guard.js'
+import { MAX_MANIFEST_BYTES, outOfTime, preview, realRoot, reportProblem } from './guard.js'
 
-export { MAX_MANIFEST_BYTES } from './guard.js'
+export { MAX_MANIFEST_BYTES, preview } from './guard.js'
 
 export type ReadOutcome =
   | { readonly kind: 'text'; readonly text: string }
@@ -175,7 +175,7 @@ export function isInside(real: string, base: string): boolean {
  */
 export function resolveInsideRoot(root: string, path: string): InsideRoot {
   const abs = isAbsolute(path) ? path : join(root, path)
-  const shown = relPosix(root, abs)
+  const shown = preview(relPosix(root, abs))
   let real: string
   try {
     real = realpathSync.native(abs)

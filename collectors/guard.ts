@@ -44,6 +44,11 @@ export interface ScanGuard {
 
 let active: ScanGuard | undefined
 
+/** A user's text shortened for a message: a pattern of 10,000 braces must not become a 10,000-character diagnostic. */
+export function preview(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text
+}
+
 /** The guard of the collector running now, if any. */
 export function activeGuard(): ScanGuard | undefined {
   return active

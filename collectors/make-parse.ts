@@ -287,8 +287,14 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     return set
   }
   let mergeBudget = MAX_TOTAL_PREREQUISITES
+  let cutReported = false
   /** One rule's prerequisite words, cut to MAX_PREREQUISITES once for all its targets. */
-  const bounded = (list: string[]): string[] => (list.length > MAX_PREREQUISITES ? list.slice(0, MAX_PREREQUISITES) : list)
+  const bounded = (list: string[], file: string, line: number): string[] => {
+    if (list.length <= MAX_PREREQUISITES) return list
+    if (!cutReported) problems.push({ file, line, severity: 'warning', message: `a rule has ${list.length} prerequisites; only the first ${MAX_PREREQUISITES} are listed (MAX_PREREQUISITES)` })
+    cutReported = true
+    return list.slice(0, MAX_PREREQUISITES)
+  }
 
   /** Expands a word list; words that need run-time evaluation are kept only when they hold no `$`. */
   let lastUnresolved = false
@@ -484,9 +490,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         }
       }
       const bar = findTopLevel(prereqText, '|')
-      const normal = bounded(expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar)))
+      const normal = bounded(expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar)), abs, lineNo)
       let unresolvedPrerequisites = lastUnresolved
-      const orderOnly = bar === -1 ? [] : bounded(expandWords(prereqText.slice(bar + 1)))
+      const orderOnly = bar === -1 ? [] : bounded(expandWords(prereqText.slice(bar + 1)), abs, lineNo)
       unresolvedPrerequisites ||= lastUnresolved
 
       const ruleTargets: TargetState[] = []
@@ -586,7 +592,12 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   // Lists are copied per target only up to MAX_TOTAL_PREREQUISITES in all (the recipes keep no more).
   let listBudget = MAX_TOTAL_PREREQUISITES
   const copy = (g: Gathered | undefined): string[] => {
-    if (!g || listBudget <= 0) return []
+    if (!g) return []
+    if (listBudget <= 0) {
+      if (listBudget === 0) problems.push({ file: rootFile, severity: 'warning', message: `the targets have more than ${MAX_TOTAL_PREREQUISITES} prerequisites in all (MAX_TOTAL_PREREQUISITES); later targets are listed without theirs` })
+      listBudget = -1
+      return []
+    }
     const out = g instanceof Set ? [...g] : g.slice(0, listBudget)
     listBudget -= out.length
     return out

@@ -5,7 +5,7 @@
  */
 import { createDiagnostic, type Diagnostic } from '../src/recipe.js'
 import { relPosix } from './fs.js'
-import { boundRecipes, DEFAULT_BUDGET_MS, MAX_DIRECTORIES, runGuarded } from './guard.js'
+import { boundRecipes, DEFAULT_BUDGET_MS, MAX_DIRECTORIES, preview, runGuarded } from './guard.js'
 import type { CollectorResult } from './types.js'
 
 export interface GuardedCollect {
@@ -31,7 +31,8 @@ export function runCollector(options: GuardedCollect, collect: () => CollectorRe
   const { value, guard } = runGuarded(options.root, budgetMs, collect)
   const diagnostics: Diagnostic[] = [...value.diagnostics]
   for (const p of guard.problems) {
-    diagnostics.push(createDiagnostic({ source: options.source, file: relPosix(options.root, p.path), message: `${relPosix(options.root, p.path)} ${p.message}`, severity: p.severity }))
+    const file = relPosix(options.root, p.path)
+    diagnostics.push(createDiagnostic({ source: options.source, file: preview(file, 240), message: `${preview(file)} ${p.message}`, severity: p.severity }))
   }
   if (guard.directoriesCapped) {
     diagnostics.push(createDiagnostic({ source: options.source, file: '.', severity: 'warning', message: `glob patterns of the ${options.source} collector listed more than ${MAX_DIRECTORIES} directories (MAX_DIRECTORIES); the rest of the tree was not searched, so some matches may be missing` }))

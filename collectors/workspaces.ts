@@ -171,7 +171,7 @@ export function findWorkspacePackages(
       problems.push({ file: patternsFile, severity: 'warning', message: `workspace pattern "${shorten(pattern)}" is not a glob command-scout can read${why ? ` (${why})` : ''}, so it is skipped; write it as a directory path or a plain glob like packages/*` })
     }
     for (const pattern of outside) {
-      problems.push({ file: patternsFile, severity: 'warning', message: `workspace pattern "${pattern}" could reach outside the scanned directory (it has "..", a leading "/" or a backslash), so it is not followed; scan the directory that holds those packages to list them` })
+      problems.push({ file: patternsFile, severity: 'warning', message: `workspace pattern "${shorten(pattern)}" could reach outside the scanned directory (it has "..", a leading "/" or a backslash), so it is not followed; scan the directory that holds those packages to list them` })
     }
     for (const found of dirs) {
       // Members count by real path, inside the root: a link out of it is refused, and two paths
