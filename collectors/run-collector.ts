@@ -15,6 +15,8 @@ export interface GuardedCollect {
   readonly root: string
   /** Wall-clock budget in milliseconds (default DEFAULT_BUDGET_MS). */
   readonly budgetMs?: number
+  /** What happens to the rest when the budget runs out, for the diagnostic (default: it is not read). */
+  readonly rest?: string
 }
 
 function seconds(ms: number): string {
@@ -26,7 +28,7 @@ function seconds(ms: number): string {
  * helpers answer as if nothing more were there, so the collector finishes with what it has, and a
  * diagnostic names it. A throw becomes a diagnostic too (the caller adds its own wording).
  */
-export function runCollector(options: GuardedCollect, collect: () => CollectorResult): CollectorResult {
+export function runCollector(options: GuardedCollect, collect: () => CollectorResult): CollectorResult & { overBudget: boolean } {
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS
   const { value, guard } = runGuarded(options.root, budgetMs, collect)
   const diagnostics: Diagnostic[] = [...value.diagnostics]
@@ -44,8 +46,8 @@ export function runCollector(options: GuardedCollect, collect: () => CollectorRe
       source: options.source,
       file: '.',
       severity: 'error',
-      message: `the ${options.source} collector ran past the scan's time budget of ${seconds(budgetMs)}; the ${bounded.recipes.length} command${bounded.recipes.length === 1 ? '' : 's'} it found until then are listed, the rest of its manifests were not read`,
+      message: `the ${options.source} collector ran past the scan's time budget of ${seconds(budgetMs)}; the ${bounded.recipes.length} command${bounded.recipes.length === 1 ? '' : 's'} it found until then ${bounded.recipes.length === 1 ? 'is' : 'are'} listed, ${options.rest ?? 'the rest of its manifests were not read'}`,
     }))
   }
-  return { recipes: bounded.recipes, diagnostics, files: value.files }
+  return { recipes: bounded.recipes, diagnostics, files: value.files, overBudget: guard.expired }
 }

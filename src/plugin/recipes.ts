@@ -28,6 +28,8 @@ export interface BookCollector {
   readonly manifestNames: readonly string[]
   /** Reads the root statically; never runs repository code, never throws on bad input. */
   collect(root: string): CollectorResult
+  /** For a built-in collector: what a scan worker needs to run it off the main thread. */
+  readonly builtin?: { readonly source: string; readonly options: CollectorConfig }
 }
 
 /** Wraps a built-in collector with its normalized config section. */
@@ -36,6 +38,7 @@ export function bookCollector<O extends CollectorConfig>(collector: Collector<O>
     source: collector.source,
     manifestNames: collector.manifestNames,
     collect: (root) => collector.collect({ root, options }),
+    builtin: { source: collector.source, options },
   }
 }
 
