@@ -5,6 +5,8 @@
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { resolveInsideRoot } from './fs.js'
+import { activeGuard } from './guard.js'
 
 export type TargetKind = 'bin' | 'example' | 'test'
 
@@ -60,6 +62,12 @@ class PackageFiles {
     const slash = rel.lastIndexOf('/')
     const parent = rel === '' ? undefined : slash === -1 ? '' : rel.slice(0, slash)
     if (parent === undefined || this.kind(parent, rel.slice(slash + 1)) === 'dir') {
+      // A target directory that is a link out of the scanned root (`examples -> /etc`) is not listed.
+      const guard = activeGuard()
+      if (guard && !resolveInsideRoot(guard.root, join(this.root, rel)).ok) {
+        this.#listings.set(rel, null)
+        return null
+      }
       try {
         listing = new Map()
         for (const e of readdirSync(join(this.root, rel), { withFileTypes: true })) {

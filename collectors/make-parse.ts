@@ -12,7 +12,7 @@ import { realpathSync } from 'node:fs'
 import { isAbsolute, join, relative, sep as pathSep } from 'node:path'
 import { isInside } from './fs.js'
 import { boundedGlob } from './globs.js'
-import { MAX_PREREQUISITES, MAX_RECIPES, MAX_TOTAL_PREREQUISITES, realRoot } from './guard.js'
+import { MAX_PREREQUISITES, MAX_RECIPES, MAX_TOTAL_PREREQUISITES, outOfTime, realRoot } from './guard.js'
 import { AUTOMATIC_VARIABLES, MakeVariables, closingBracket, referencedVariables } from './make-vars.js'
 
 /** Targets one scan keeps (MAX_TARGETS): a few bytes of `$(foreach)` can name millions. */
@@ -279,6 +279,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     // Bounded: a target's list stops at MAX_PREREQUISITES, and all merged lists together at
     // MAX_TOTAL_PREREQUISITES (the result lists no more than that anyway).
     if (mergeBudget <= 0) return current
+    // Turning a shared list into a set copies it: that counts against the budget too.
+    if (!(current instanceof Set)) mergeBudget -= current.length
     const set = current instanceof Set ? current : new Set(current)
     for (const item of items) {
       if (set.size >= MAX_PREREQUISITES) break
@@ -327,6 +329,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     let defineDepth = 0
 
     for (let i = 0; i < lines.length; i++) {
+      // The scan's budget, checked now and then: a big makefile is read line by line without the file helpers.
+      if ((i & 4095) === 4095 && outOfTime()) break
       const lineNo = i + 1
       // Gather one logical line: a backslash at the end continues it (comments included, as in make).
       const first = lines[i]!

@@ -16,6 +16,7 @@ import { runWatchedWorker } from '../support/fuzz-worker.mjs'
 const CASES = Number(process.env.FUZZ_CASES ?? 400)
 const HANG_MS = 20_000
 const OUTPUT_LIMIT = 64 * 1024 * 1024
+const ONLY = process.env.FUZZ_ONLY === undefined ? undefined : Number(process.env.FUZZ_ONLY)
 
 export const KINDS = [
   'fifo', 'device-link', 'symlink-loop', 'doubling', 'glob-bomb', 'brace-bomb', 'alias-bomb',
@@ -30,6 +31,7 @@ if (isMainThread) {
     const outcome = await runWatchedWorker(new URL(import.meta.url), seed, HANG_MS)
     assert.equal(outcome.cases, CASES)
     assert.deepEqual(outcome.failures, [], `replay with FUZZ_SEED=${seed}`)
+    if (process.env.FUZZ_ONLY !== undefined) return process.stdout.write(`# case ${process.env.FUZZ_ONLY}: ${outcome.slowestMs} ms\n`)
     // Every kind was exercised, and the scans still found commands in the ordinary manifests.
     for (const kind of KINDS) assert.ok(outcome.kinds[kind] > 0, `kind ${kind} was generated`)
     assert.ok(outcome.recipes > CASES, `the scans found commands (${outcome.recipes})`)
@@ -197,6 +199,12 @@ if (isMainThread) {
     }
     parentPort.postMessage({ type: 'case', index, preview: `kinds ${[...chosen].join(', ')}` })
     const started = performance.now()
+    // FUZZ_ONLY=<index> scans that one case (the earlier ones are still generated, to replay the seed).
+    if (ONLY !== undefined && index !== ONLY) {
+      rmSync(caseDir, { recursive: true, force: true })
+      continue
+    }
+    if (ONLY !== undefined) process.stderr.write(`case ${index} is in ${root} (kept)\n`)
     try {
       const result = discover(root, {}, { budgetMs: 8_000 })
       const report = scanReport(result)
@@ -216,8 +224,8 @@ if (isMainThread) {
     if (took > 300) slow.push(`${index}:${took}ms:${[...chosen].join('+')}`)
     slowestMs = Math.max(slowestMs, took)
     if (chosen.has('permission-denied')) attempt(() => execFileSync('chmod', ['-R', 'u+rwx', caseDir]))
-    rmSync(caseDir, { recursive: true, force: true })
+    if (ONLY === undefined) rmSync(caseDir, { recursive: true, force: true })
   }
-  rmSync(base, { recursive: true, force: true })
+  if (ONLY === undefined) rmSync(base, { recursive: true, force: true })
   parentPort.postMessage({ type: 'done', cases: CASES, kinds, failures: failures.slice(0, 10), recipes, diagnostics, slowestMs, slow: slow.slice(0, 40) })
 }
