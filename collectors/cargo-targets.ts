@@ -62,12 +62,6 @@ class PackageFiles {
     const slash = rel.lastIndexOf('/')
     const parent = rel === '' ? undefined : slash === -1 ? '' : rel.slice(0, slash)
     if (parent === undefined || this.kind(parent, rel.slice(slash + 1)) === 'dir') {
-      // A target directory that is a link out of the scanned root (`examples -> /etc`) is not listed.
-      const guard = activeGuard()
-      if (guard && !resolveInsideRoot(guard.root, join(this.root, rel)).ok) {
-        this.#listings.set(rel, null)
-        return null
-      }
       try {
         listing = new Map()
         for (const e of readdirSync(join(this.root, rel), { withFileTypes: true })) {
@@ -84,8 +78,11 @@ class PackageFiles {
   kind(dir: string, name: string): 'file' | 'dir' | 'other' | undefined {
     const k = this.list(dir)?.get(name)
     if (k !== 'other') return k
-    // A symbolic link: follow it.
-    const st = statSync(join(this.root, dir, name), { throwIfNoEntry: false })
+    // A symbolic link: follow it, but not out of the scanned root (`examples -> /etc` lists nothing).
+    const path = join(this.root, dir, name)
+    const st = statSync(path, { throwIfNoEntry: false })
+    const guard = activeGuard()
+    if (st && guard && !resolveInsideRoot(guard.root, path).ok) return 'other'
     return st?.isFile() ? 'file' : st?.isDirectory() ? 'dir' : 'other'
   }
 

@@ -100,18 +100,20 @@ export function readFileText(path: string, options: ReadTextOptions = {}): ReadO
     const opened = fstatSync(fd)
     if (!opened.isFile()) return refuse(`is ${specialKind(opened) ?? 'not a regular file'}, not a regular file`)
     // Read at most limit + 1 bytes: a file that grows past the cap while it is read is refused too.
+    // The first buffer fits the stat's size (one read for the usual file, no 64 KiB buffers to collect).
     const chunks: Buffer[] = []
     let total = 0
-    const size = Math.min(opened.size, limit) + 1
+    let size = Math.min(opened.size, limit) + 1
     for (;;) {
-      const buf = Buffer.allocUnsafe(Math.max(64 * 1024, Math.min(size - total, 1024 * 1024)))
+      const buf = Buffer.allocUnsafe(size)
       const n = readSync(fd, buf, 0, buf.length, null)
       if (n === 0) break
       chunks.push(n === buf.length ? buf : buf.subarray(0, n))
       total += n
       if (total > limit) return refuse(`is over the ${mib(limit)} limit for a manifest (MAX_MANIFEST_BYTES)`)
+      size = Math.min(64 * 1024, limit + 1 - total)
     }
-    const text = Buffer.concat(chunks, total).toString('utf8')
+    const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)).toString('utf8')
     return { kind: 'text', text: !options.keepBom && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text }
   } catch (error) {
     return refuse(`can't be read: ${errorReason(error) ?? 'it vanished while being read'}`)
@@ -161,10 +163,10 @@ export type InsideRoot =
   | { readonly ok: true; readonly real: string; readonly rel: string }
   | { readonly ok: false; readonly why: 'missing' | 'outside' | 'unreadable'; readonly message: string }
 
-/** Whether the absolute real path `real` is `base` or below it. */
+/** Whether the absolute real path `real` is `base` or below it (both normalized, as realpath returns them). */
 export function isInside(real: string, base: string): boolean {
-  const rel = relative(base, real)
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel))
+  if (real === base) return true
+  return real.startsWith(base.endsWith(sep) ? base : base + sep)
 }
 
 /**
@@ -189,5 +191,6 @@ export function resolveInsideRoot(root: string, path: string): InsideRoot {
   if (!isInside(real, base)) {
     return { ok: false, why: 'outside', message: `${shown} resolves to ${real}, outside the scanned directory; it is not read` }
   }
-  return { ok: true, real, rel: relPosix(base, real) }
+  const rel = real === base ? '.' : real.slice(base.endsWith(sep) ? base.length : base.length + 1)
+  return { ok: true, real, rel: sep === '/' ? rel : rel.split(sep).join('/') }
 }
