@@ -112,14 +112,15 @@ function tableLines(text: string, table: string): number[] {
   if (!text.includes('[[')) return lines
   const re = TABLE_HEADERS.get(table)!
   re.lastIndex = 0
-  for (let m = re.exec(text); m; m = re.exec(text)) lines.push(countLines(text, m.index))
+  // Lines counted on from the previous match: one pass over the text however many tables it has.
+  let line = 1
+  let at = 0
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    for (let i = text.indexOf('\n', at); i !== -1 && i < m.index; i = text.indexOf('\n', i + 1)) line++
+    at = m.index
+    lines.push(line)
+  }
   return lines
-}
-
-function countLines(text: string, offset: number): number {
-  let n = 1
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) n++
-  return n
 }
 
 function normalize(path: string): string {
@@ -143,6 +144,8 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
     }
     const lines = tableLines(pkg.text, key)
     const inferred = kind === 'bin' ? inferredBins(pkg, files) : discover(files, dir)
+    const inferredPath = new Map<string, string>()
+    for (const [n, p] of inferred) if (!inferredPath.has(n)) inferredPath.set(n, p)
     const explicit: CargoTarget[] = []
     const seen = new Set<string>()
     ;(declaredTables ?? []).forEach((entry: unknown, n: number) => {
@@ -168,7 +171,7 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
           return
         }
       } else {
-        path = inferred.find(([n]) => n === name)?.[1] ?? defaultPath(pkg, files, kind, dir, name)
+        path = inferredPath.get(name) ?? defaultPath(pkg, files, kind, dir, name)
         if (!path) {
           problems.push({ ...at, severity: 'error', message: `can't find [[${key}]] \`${name}\` at ${dir}/${name}.rs or ${dir}/${name}/main.rs; create it or set path = "..." (the target is not listed)` })
           return

@@ -18,6 +18,9 @@ export function memberInside(root: string, dir: string): { dir: string } | { ref
   return inside.why === 'missing' ? { missing: true } : { refused: inside.message }
 }
 
+/** `members` entries read (each costs at least a stat or a directory listing). */
+export const MAX_MEMBER_ENTRIES = 1_000
+
 export interface MemberProblem {
   readonly message: string
   readonly severity: 'error' | 'warning'
@@ -68,7 +71,12 @@ export function expandMembers(root: string, workspace: Record<string, unknown>, 
     problems.push({ severity: 'error', message: 'workspace.members must be a list of paths or globs, like members = ["crates/*"]' })
     return { members, problems }
   }
-  for (const entry of (raw ?? []) as unknown[]) {
+  let entries = (raw ?? []) as unknown[]
+  if (entries.length > MAX_MEMBER_ENTRIES) {
+    problems.push({ severity: 'warning', message: `workspace.members has ${entries.length} entries; only the first ${MAX_MEMBER_ENTRIES} are read (MAX_MEMBER_ENTRIES)` })
+    entries = entries.slice(0, MAX_MEMBER_ENTRIES)
+  }
+  for (const entry of entries) {
     if (typeof entry !== 'string' || entry.trim() === '') {
       problems.push({ severity: 'error', message: `workspace.members has an entry that is not a path: ${preview(JSON.stringify(entry) ?? String(entry))}` })
       continue

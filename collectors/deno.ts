@@ -9,6 +9,7 @@ import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '..
 import { parseDenoConfig, type DenoConfig } from './deno-config.js'
 import { isDir, pathExists, preview, readFileText, resolveInsideRoot } from './fs.js'
 import { boundedMatcher } from './globs.js'
+import { MAX_WORKSPACE_PATTERNS } from './workspaces.js'
 import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 import { childDirs, globSafely, rootRelativePattern, simplePattern } from './workspace-patterns.js'
@@ -124,6 +125,10 @@ const GLOB_CHARS = /[*?[\]{}()!]/
  * only directories with a config are members). `!pattern` excludes.
  */
 export function memberCandidates(root: string, patterns: readonly string[], warn: (message: string) => void): Map<string, boolean> {
+  if (patterns.length > MAX_WORKSPACE_PATTERNS) {
+    warn(`${patterns.length} workspace members; only the first ${MAX_WORKSPACE_PATTERNS} are read (MAX_WORKSPACE_PATTERNS)`)
+    patterns = patterns.slice(0, MAX_WORKSPACE_PATTERNS)
+  }
   const found = new Map<string, boolean>()
   const globs: string[] = []
   const negative: string[] = []

@@ -16,6 +16,8 @@ export const MAX_RECIPES = 20_000
 export const MAX_PREREQUISITES = 1_000
 /** Directories one scan may list while matching globs. */
 export const MAX_DIRECTORIES = 50_000
+/** Diagnostics one collector may report in one scan (a broken 8 MiB manifest can have one per line). */
+export const MAX_DIAGNOSTICS = 1_000
 /** Default wall-clock budget of one collector (a scan runs several in turn). */
 export const DEFAULT_BUDGET_MS = 10_000
 

@@ -5,7 +5,7 @@
  */
 import { createDiagnostic, type Diagnostic } from '../src/recipe.js'
 import { relPosix } from './fs.js'
-import { boundRecipes, DEFAULT_BUDGET_MS, MAX_DIRECTORIES, preview, runGuarded } from './guard.js'
+import { boundRecipes, DEFAULT_BUDGET_MS, MAX_DIAGNOSTICS, MAX_DIRECTORIES, preview, runGuarded } from './guard.js'
 import type { CollectorResult } from './types.js'
 
 export interface GuardedCollect {
@@ -48,6 +48,10 @@ export function runCollector(options: GuardedCollect, collect: () => CollectorRe
       severity: 'error',
       message: `the ${options.source} collector ran past the scan's time budget of ${seconds(budgetMs)}; the ${bounded.recipes.length} command${bounded.recipes.length === 1 ? '' : 's'} it found until then ${bounded.recipes.length === 1 ? 'is' : 'are'} listed, ${options.rest ?? 'the rest of its manifests were not read'}`,
     }))
+  }
+  if (diagnostics.length > MAX_DIAGNOSTICS) {
+    const more = diagnostics.length - MAX_DIAGNOSTICS
+    diagnostics.splice(MAX_DIAGNOSTICS - 1, diagnostics.length, createDiagnostic({ source: options.source, file: '.', severity: 'warning', message: `${more + 1} more ${options.source} diagnostics are not shown (at most ${MAX_DIAGNOSTICS} per source, MAX_DIAGNOSTICS); fix the ones above and scan again` }))
   }
   return { recipes: bounded.recipes, diagnostics, files: value.files, overBudget: guard.expired }
 }

@@ -13,6 +13,8 @@ import type { ManifestProblem, PackageManifest } from './scripts-manifest.js'
 import { childDirs, fileExists, globSafely, rootRelativePattern, simplePattern } from './workspace-patterns.js'
 
 export const PNPM_WORKSPACE = 'pnpm-workspace.yaml'
+/** Patterns read from one workspace file. */
+export const MAX_WORKSPACE_PATTERNS = 1_000
 
 function shorten(text: string): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text
@@ -165,6 +167,11 @@ export function findWorkspacePackages(
       patterns = ws.manifest.workspaces
     }
     if (patterns === undefined || patterns.length === 0) continue
+    if (patterns.length > MAX_WORKSPACE_PATTERNS) {
+      // Bounded: each pattern costs at least a directory listing.
+      problems.push({ file: patternsFile, severity: 'warning', message: `${patterns.length} workspace patterns; only the first ${MAX_WORKSPACE_PATTERNS} are read (MAX_WORKSPACE_PATTERNS)` })
+      patterns = patterns.slice(0, MAX_WORKSPACE_PATTERNS)
+    }
     const { dirs, nested, outside, unreadable, reasons } = matchWorkspaceDirs(root, ws.dir, patterns, pnpm)
     for (const pattern of unreadable) {
       const why = reasons.get(pattern) ?? globTooComplex(pattern.replace(/^!/, ''))
