@@ -23,6 +23,8 @@ export interface ReadTextOptions {
   keepBom?: boolean
   /** Largest size read; default MAX_MANIFEST_BYTES. */
   maxBytes?: number
+  /** The name of that limit, for the diagnostic. */
+  limitName?: string
 }
 
 /** Reads a text file, dropping a UTF-8 byte-order mark; undefined when it is missing or not readable (the reason is reported). */
@@ -86,7 +88,8 @@ export function readFileText(path: string, options: ReadTextOptions = {}): ReadO
   if (st.isDirectory()) return { kind: 'missing' }
   const special = specialKind(st)
   if (special) return refuse(`is ${special}, not a regular file (reading it could block or never end)`)
-  if (st.size > limit) return refuse(`is ${mib(st.size)}, over the ${mib(limit)} limit for a manifest (MAX_MANIFEST_BYTES)`)
+  const limitName = options.maxBytes === undefined ? 'MAX_MANIFEST_BYTES' : options.limitName ?? 'the limit for this file'
+  if (st.size > limit) return refuse(`is ${mib(st.size)}, over the ${mib(limit)} limit for a manifest (${limitName})`)
   let fd: number
   try {
     // O_NONBLOCK: should the path turn into a FIFO between the stat and the open, the open
@@ -110,7 +113,7 @@ export function readFileText(path: string, options: ReadTextOptions = {}): ReadO
       if (n === 0) break
       chunks.push(n === buf.length ? buf : buf.subarray(0, n))
       total += n
-      if (total > limit) return refuse(`is over the ${mib(limit)} limit for a manifest (MAX_MANIFEST_BYTES)`)
+      if (total > limit) return refuse(`is over the ${mib(limit)} limit for a manifest (${limitName})`)
       size = Math.min(64 * 1024, limit + 1 - total)
     }
     const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)).toString('utf8')
