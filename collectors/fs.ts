@@ -111,6 +111,9 @@ export function readFileText(path: string, options: ReadTextOptions = {}): ReadO
       const buf = Buffer.allocUnsafe(size)
       const n = readSync(fd, buf, 0, buf.length, null)
       if (n === 0) break
+      // A file that stats as empty yet has content is a pseudo-file (/proc/self/environ, /sys/...):
+      // its text is the system's, not the repository's.
+      if (opened.size === 0) return refuse('is a pseudo-file of the system (it reports a size of 0 but has content)')
       chunks.push(n === buf.length ? buf : buf.subarray(0, n))
       total += n
       if (total > limit) return refuse(`is over the ${mib(limit)} limit for a manifest (${limitName})`)
