@@ -10,7 +10,7 @@ import { ConfigError, normalizeConfig, NAMING_STYLES, RUNNERS, type Config, type
 import { discover, type DiscoverResult } from './discover.js'
 import { commandWithArgs, type Recipe } from './recipe.js'
 import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from './render.js'
-import { SafeWriteError, writeFileSafely, type SafeWriteResult } from './safe-write.js'
+import { writeOrReport } from './safe-write.js'
 import { EXIT_BROKEN_PIPE, installPipeGuard, outputOptions, watchRun } from './cli-process.js'
 
 export interface CliIo {
@@ -133,15 +133,6 @@ function rootProblem(result: DiscoverResult): boolean {
 }
 
 function docsCommand(argv: string[], io: CliIo): number {
-  const writeDocs = (target: string, text: string): SafeWriteResult | undefined => {
-    try {
-      return writeFileSafely(target, text)
-    } catch (error) {
-      if (!(error instanceof SafeWriteError)) throw error
-      io.stderr(`command-scout: ${error.message}\n`)
-      return undefined
-    }
-  }
   const { values, positionals } = parse(argv, { ...COMMON_OPTIONS, output: { type: 'string', short: 'o' } })
   if (values.help) return io.stdout(HELP), 0
   if (positionals.length) throw new UsageError(`docs takes no arguments (got ${positionals.join(' ')})`)
@@ -154,7 +145,7 @@ function docsCommand(argv: string[], io: CliIo): number {
   if (output === '-') io.stdout(text)
   else {
     const target = resolve(io.cwd, output)
-    const written = writeDocs(target, text)
+    const written = writeOrReport(target, text, io.stderr)
     if (written === undefined) return 1
     io.stdout(`Wrote ${target} (${report.recipes.length} commands)${written.replacedLink ? '; it was a symbolic link, which is now replaced by the file' : ''}\n`)
   }

@@ -62,3 +62,14 @@ export function writeFileSafely(target: string, text: string): SafeWriteResult {
   }
   return { replacedLink: existing?.isSymbolicLink() ?? false }
 }
+
+/** writeFileSafely for the CLI: a SafeWriteError is written to `stderr` (no stack trace) and gives undefined. */
+export function writeOrReport(target: string, text: string, stderr: (text: string) => void): SafeWriteResult | undefined {
+  try {
+    return writeFileSafely(target, text)
+  } catch (error) {
+    if (!(error instanceof SafeWriteError)) throw error
+    stderr(`command-scout: ${error.message}\n`)
+    return undefined
+  }
+}
