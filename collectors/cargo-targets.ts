@@ -5,6 +5,8 @@
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { resolveInsideRoot } from './fs.js'
+import { activeGuard } from './guard.js'
 
 export type TargetKind = 'bin' | 'example' | 'test'
 
@@ -78,8 +80,11 @@ class PackageFiles {
   kind(dir: string, name: string): 'file' | 'dir' | 'other' | undefined {
     const k = this.list(dir)?.get(name)
     if (k !== 'other') return k
-    // A symbolic link: follow it.
-    const st = statSync(join(this.root, dir, name), { throwIfNoEntry: false })
+    // A symbolic link: follow it, but not out of the scanned root (`examples -> /etc` lists nothing).
+    const path = join(this.root, dir, name)
+    const st = statSync(path, { throwIfNoEntry: false })
+    const guard = activeGuard()
+    if (st && guard && !resolveInsideRoot(guard.root, path).ok) return 'other'
     return st?.isFile() ? 'file' : st?.isDirectory() ? 'dir' : 'other'
   }
 
@@ -109,14 +114,15 @@ function tableLines(text: string, table: string): number[] {
   if (!text.includes('[[')) return lines
   const re = TABLE_HEADERS.get(table)!
   re.lastIndex = 0
-  for (let m = re.exec(text); m; m = re.exec(text)) lines.push(countLines(text, m.index))
+  // Lines counted on from the previous match: one pass over the text however many tables it has.
+  let line = 1
+  let at = 0
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    for (let i = text.indexOf('\n', at); i !== -1 && i < m.index; i = text.indexOf('\n', i + 1)) line++
+    at = m.index
+    lines.push(line)
+  }
   return lines
-}
-
-function countLines(text: string, offset: number): number {
-  let n = 1
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) n++
-  return n
 }
 
 function normalize(path: string): string {
@@ -140,6 +146,8 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
     }
     const lines = tableLines(pkg.text, key)
     const inferred = kind === 'bin' ? inferredBins(pkg, files) : discover(files, dir)
+    const inferredPath = new Map<string, string>()
+    for (const [n, p] of inferred) if (!inferredPath.has(n)) inferredPath.set(n, p)
     const explicit: CargoTarget[] = []
     const seen = new Set<string>()
     ;(declaredTables ?? []).forEach((entry: unknown, n: number) => {
@@ -165,7 +173,7 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
           return
         }
       } else {
-        path = inferred.find(([n]) => n === name)?.[1] ?? defaultPath(pkg, files, kind, dir, name)
+        path = inferredPath.get(name) ?? defaultPath(pkg, files, kind, dir, name)
         if (!path) {
           problems.push({ ...at, severity: 'error', message: `can't find [[${key}]] \`${name}\` at ${dir}/${name}.rs or ${dir}/${name}/main.rs; create it or set path = "..." (the target is not listed)` })
           return

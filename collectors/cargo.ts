@@ -17,7 +17,7 @@ import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '..
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 import { readText, relPosix } from './fs.js'
 import { packageTargets, type CargoTarget } from './cargo-targets.js'
-import { expandMembers, isUnder, pathDependencies, WorkspaceRules } from './cargo-workspace.js'
+import { expandMembers, isUnder, memberInside, pathDependencies, WorkspaceRules } from './cargo-workspace.js'
 
 const SOURCE = 'cargo'
 
@@ -132,7 +132,10 @@ export function loadPackages(root: string): { packages: CargoPackage[]; diagnost
     // Path dependencies inside the workspace are members too (cargo's implicit membership).
     if (workspace && rules) {
       for (const dep of pathDependencies(manifest.doc, dir)) {
-        if (isUnder(dep, root) && !rules.excluded(dep) && !queued.has(dep)) dirs.push({ dir: dep })
+        if (!isUnder(dep, root) || rules.excluded(dep)) continue
+        // By real path: a path dependency through a link out of the root is not a member.
+        const m = memberInside(root, dep)
+        if ('dir' in m && !queued.has(m.dir)) dirs.push({ dir: m.dir })
       }
     }
   }

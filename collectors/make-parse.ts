@@ -9,9 +9,15 @@
  *
  * Written by hand because no maintained JavaScript library parses makefiles.
  */
+import { realpathSync } from 'node:fs'
 import { isAbsolute, join, relative, sep as pathSep } from 'node:path'
-import { tinyglobby } from './lazy.js'
+import { isInside } from './fs.js'
+import { boundedGlob } from './globs.js'
+import { MAX_PREREQUISITES, MAX_RECIPES, MAX_TOTAL_PREREQUISITES, outOfTime, realRoot } from './guard.js'
 import { AUTOMATIC_VARIABLES, MakeVariables, closingBracket, referencedVariables } from './make-vars.js'
+
+/** Targets one scan keeps (MAX_TARGETS): a few bytes of `$(foreach)` can name millions. */
+export const MAX_TARGETS = MAX_RECIPES
 
 export interface MakeTarget {
   readonly name: string
@@ -221,6 +227,20 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const maxFiles = options.maxFiles ?? 1000
   const globCache = new Map<string, string[]>()
   const exists = options.exists ?? ((abs: string) => read(abs) !== undefined)
+  // Globs through globs.ts (bounded patterns, each real directory listed once, the scan's caps),
+  // each pattern crawled once however often it is written.
+  const globOnce = (pattern: string, absolute: boolean): string[] => {
+    const key = `${absolute ? 'a' : 'r'}${pattern}`
+    let matches = globCache.get(key)
+    if (!matches) {
+      const { files, bad } = boundedGlob([makeGlob(pattern)], { cwd: options.cwd, root: options.cwd, insideRoot: false, onlyFiles: absolute, absolute, dot: false })
+      matches = files.sort()
+      if (bad.length) badGlobs.set(pattern, bad[0]!.reason)
+      globCache.set(key, matches)
+    }
+    return matches
+  }
+  const badGlobs = new Map<string, string>()
   const glob = (patterns: string[]): string[] => {
     const found = new Set<string>()
     for (const pattern of patterns) {
@@ -228,9 +248,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         if (exists(isAbsolute(pattern) ? pattern : join(options.cwd, pattern))) found.add(pattern)
         continue
       }
-      let matches = globCache.get(pattern)
-      if (!matches) globCache.set(pattern, (matches = tinyglobby().globSync(makeGlob(pattern), { cwd: options.cwd, onlyFiles: false, expandDirectories: false, dot: false })))
-      for (const match of matches) found.add(match)
+      for (const match of globOnce(pattern, false)) found.add(match)
     }
     return [...found].sort()
   }
@@ -253,9 +271,15 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     return textCache.get(abs)
   }
 
-  const define = (name: string, file: string, line: number, doubleColon: boolean): TargetState => {
+  let targetsCapped = false
+  const define = (name: string, file: string, line: number, doubleColon: boolean): TargetState | undefined => {
     let t = targets.get(name)
     if (!t) {
+      if (targets.size >= MAX_TARGETS) {
+        if (!targetsCapped) problems.push({ file, line, severity: 'warning', message: `the makefiles define more than ${MAX_TARGETS} targets (MAX_TARGETS); the rest are not listed` })
+        targetsCapped = true
+        return undefined
+      }
       t = { name, file, line, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon, hasRecipe: false, unresolvedPrerequisites: false }
       targets.set(name, t)
     }
@@ -275,9 +299,26 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const gather = (current: Gathered | undefined, items: readonly string[]): Gathered | undefined => {
     if (items.length === 0) return current
     if (current === undefined) return items
+    // Bounded: a target's list stops at MAX_PREREQUISITES, and all merged lists together at
+    // MAX_TOTAL_PREREQUISITES (the result lists no more than that anyway).
+    if (mergeBudget <= 0) return current
+    // Turning a shared list into a set copies it: that counts against the budget too.
+    if (!(current instanceof Set)) mergeBudget -= current.length
     const set = current instanceof Set ? current : new Set(current)
-    for (const item of items) set.add(item)
+    for (const item of items) {
+      if (set.size >= MAX_PREREQUISITES) break
+      if (!set.has(item)) set.add(item), mergeBudget--
+    }
     return set
+  }
+  let mergeBudget = MAX_TOTAL_PREREQUISITES
+  let cutReported = false
+  /** One rule's prerequisite words, cut to MAX_PREREQUISITES once for all its targets. */
+  const bounded = (list: string[], file: string, line: number): string[] => {
+    if (list.length <= MAX_PREREQUISITES) return list
+    if (!cutReported) problems.push({ file, line, severity: 'warning', message: `a rule has ${list.length} prerequisites; only the first ${MAX_PREREQUISITES} are listed (MAX_PREREQUISITES)` })
+    cutReported = true
+    return list.slice(0, MAX_PREREQUISITES)
   }
 
   /** Expands a word list; words that need run-time evaluation are kept only when they hold no `$`. */
@@ -340,6 +381,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     let defineDepth = 0
 
     for (let i = 0; i < lines.length; i++) {
+      // The scan's budget, checked now and then: a big makefile is read line by line without the file helpers.
+      if ((i & 4095) === 4095 && outOfTime()) break
       const lineNo = i + 1
       // Gather one logical line: a backslash at the end continues it (comments included, as in make).
       const first = lines[i]!
@@ -520,11 +563,17 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         // Static pattern rule `objs: %.o: %.c`: the prerequisites come from the pattern.
         staticPattern = vars.expand(after.slice(0, inner.index)).value.trim()
         prereqText = after.slice(inner.index + inner.op.length)
+        if (!staticPattern.includes('%')) {
+          // `a: x: y` (every line of /etc/passwd, say): make stops reading here.
+          problems.push({ file: abs, line: lineNo, severity: 'error', message: `static pattern rule whose target pattern has no "%" (make stops with "target pattern contains no '%'"); put a "%" in the pattern, or remove the second ":"` })
+          rule = null
+          continue
+        }
       }
       const bar = findTopLevel(prereqText, '|')
-      const normal = expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar))
+      const normal = bounded(expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar)), abs, lineNo)
       let unresolvedPrerequisites = lastUnresolved
-      const orderOnly = bar === -1 ? [] : expandWords(prereqText.slice(bar + 1))
+      const orderOnly = bar === -1 ? [] : bounded(expandWords(prereqText.slice(bar + 1)), abs, lineNo)
       unresolvedPrerequisites ||= lastUnresolved
 
       const ruleTargets: TargetState[] = []
@@ -540,6 +589,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         }
         if (name.startsWith('.') || name.includes('%')) continue
         const t = define(name, abs, lineNo, sep.op.endsWith('::'))
+        if (!t) break
         t.normal = gather(t.normal, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
         t.orderOnly = gather(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
         if (!t.doc && docs) t.doc = docs
@@ -572,9 +622,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       return
     }
     for (const path of words(e.value)) {
-      const candidates = /[*?[]/.test(path)
-        ? tinyglobby().globSync(makeGlob(path), { cwd: options.cwd, absolute: true, onlyFiles: true, expandDirectories: false }).sort()
-        : [isAbsolute(path) ? path : join(options.cwd, path)]
+      const candidates = /[*?[]/.test(path) ? globOnce(path, true) : [isAbsolute(path) ? path : join(options.cwd, path)]
+      const badGlob = badGlobs.get(path)
+      if (badGlob) problems.push({ file: from, line, severity: 'warning', message: `${directive} ${path.length > 80 ? `${path.slice(0, 77)}...` : path} is not a pattern command-scout can follow (${badGlob}); files it would include are not read` })
       for (const abs of candidates) {
         if (stack.includes(abs)) {
           const chain = [...stack.slice(stack.indexOf(abs)), abs].map((f) => relative(options.cwd, f).split(pathSep).join('/'))
@@ -586,6 +636,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           continue
         }
         if (read(abs) === undefined) {
+          // There but unreadable (a FIFO, a device, too big, no permission): the reader reported why.
+          if (options.exists?.(abs)) continue
           if (!optional && !maybe) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
           continue
         }
@@ -603,21 +655,55 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   }
 
   readFile(rootFile, [rootFile])
+  if (vars.limitHit) problems.push({ file: rootFile, severity: 'warning', message: `${vars.limitHit}; targets and prerequisites that need it are not listed` })
+  // A makefile outside the directory make runs in is read only as make reads it: when make would
+  // refuse it (an error above), nothing from it is listed (include /etc/passwd lists no users).
+  const base = realRoot(options.cwd)
+  const refusedOutside = new Set<string>()
+  for (const file of files) {
+    if (isInside(realOf(file), base)) continue
+    if (problems.some((p) => p.file === file && p.severity === 'error')) refusedOutside.add(file)
+  }
+  if (refusedOutside.size > 0) {
+    // make stops at a file's first error: one diagnostic per refused file, none of its contents.
+    const firstError = new Map<string, MakeProblem>()
+    for (const p of problems) if (refusedOutside.has(p.file) && p.severity === 'error' && !firstError.has(p.file)) firstError.set(p.file, p)
+    const kept = problems.filter((p) => !refusedOutside.has(p.file))
+    problems.length = 0
+    problems.push(...kept)
+    for (const [file, p] of firstError) {
+      problems.push({ file, ...(p.line !== undefined ? { line: p.line } : {}), severity: 'error', message: `this included makefile is outside the scanned directory and make refuses it: ${p.message}; none of its targets are listed` })
+    }
+  }
   let defaultGoal: string | undefined
   if (vars.has('.DEFAULT_GOAL')) {
     const e = vars.expand(vars.raw('.DEFAULT_GOAL') ?? '')
     if (!e.unresolved) defaultGoal = words(e.value)[0]
   } else defaultGoal = firstTargetUnknown ? COMPUTED_GOAL : targets.keys().next().value
   const list: MakeTarget[] = []
+  // Lists are copied per target only up to MAX_TOTAL_PREREQUISITES in all (the recipes keep no more).
+  let listBudget = MAX_TOTAL_PREREQUISITES
+  const copy = (g: Gathered | undefined): string[] => {
+    if (!g) return []
+    if (listBudget <= 0) {
+      if (listBudget === 0) problems.push({ file: rootFile, severity: 'warning', message: `the targets have more than ${MAX_TOTAL_PREREQUISITES} prerequisites in all (MAX_TOTAL_PREREQUISITES); later targets are listed without theirs` })
+      listBudget = -1
+      return []
+    }
+    const out = g instanceof Set ? [...g] : g.slice(0, listBudget)
+    listBudget -= out.length
+    return out
+  }
   for (const t of targets.values()) {
+    if (refusedOutside.has(t.file)) continue
     const variables: string[] = []
     if (t.variables) for (const v of t.variables) if (!AUTOMATIC_VARIABLES.has(v)) variables.push(v)
     list.push({
       name: t.name,
       file: t.file,
       line: t.line,
-      prerequisites: t.normal ? [...t.normal] : [],
-      orderOnly: t.orderOnly ? [...t.orderOnly] : [],
+      prerequisites: copy(t.normal),
+      orderOnly: copy(t.orderOnly),
       variables,
       doc: t.doc,
       doubleColon: t.doubleColon,
@@ -626,6 +712,14 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     })
   }
   return { targets: list, phony, hasPhony, files, problems, defaultGoal, hasDefaultRecipe: defaultRule.hasRecipe }
+}
+
+function realOf(path: string): string {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return path
+  }
 }
 
 /** make globs like glob(3): `**` is no recursive wildcard there, just `*`. */

@@ -46,7 +46,33 @@ export const AUTOMATIC_VARIABLES: ReadonlySet<string> = new Set(
 
 const NONE: string[] = []
 const MAX_DEPTH = 32
-const MAX_LENGTH = 1 << 20
+/** Characters one expansion may produce (MAX_EXPANSION). */
+export const MAX_EXPANSION = 1 << 20
+const MAX_LENGTH = MAX_EXPANSION
+/** Characters all expansions of one scan may produce together (MAX_TOTAL_EXPANSION): nested `$(foreach)` amplifies. */
+export const MAX_TOTAL_EXPANSION = 64 << 20
+
+/** Thrown through nested expansions when one grows past MAX_EXPANSION or the scan's total is spent. */
+class TooLarge extends Error {
+  constructor(readonly why: string) {
+    super(why)
+  }
+}
+const TOO_LARGE = `expansion is larger than ${MAX_EXPANSION} characters (MAX_EXPANSION)`
+/** Variable references and function calls all expansions of one scan may evaluate (MAX_EXPANSION_STEPS). */
+export const MAX_EXPANSION_STEPS = 5_000_000
+const MAX_STEPS = MAX_EXPANSION_STEPS
+const TOO_MUCH = `the makefiles' expansions add up to more than ${MAX_TOTAL_EXPANSION} characters or ${MAX_EXPANSION_STEPS} references (MAX_TOTAL_EXPANSION, MAX_EXPANSION_STEPS); the rest is not expanded`
+
+/** Joins with `sep`, throwing TooLarge before building a string past MAX_EXPANSION. */
+function joinBounded(items: readonly string[], sep = ' '): string {
+  let n = 0
+  for (const item of items) {
+    n += item.length + sep.length
+    if (n > MAX_LENGTH) throw new TooLarge(TOO_LARGE)
+  }
+  return items.join(sep)
+}
 
 /** Finds the index of the bracket closing the one at `open` (`(` or `{`), honoring nesting; -1 when unclosed. */
 export function closingBracket(text: string, open: number): number {
@@ -174,11 +200,38 @@ export class MakeVariables {
     return this.#vars.get(name)?.value
   }
 
+  /** The first expansion limit reached, for one diagnostic per scan. */
+  limitHit: string | undefined
+
+  /** Characters produced by expansions so far (MAX_TOTAL_EXPANSION). */
+  #spent = 0
+  /** References expanded so far (MAX_EXPANSION_STEPS). */
+  #steps = 0
+
   expand(text: string): Expansion {
     if (text.indexOf('$') === -1) return { value: text, undefinedVars: NONE }
     const out: Expansion = { value: '', undefinedVars: [] }
-    out.value = this.#expand(text, 0, out, new Set())
+    if (this.#spent > MAX_TOTAL_EXPANSION || this.#steps > MAX_STEPS) {
+      out.unresolved = this.limitHit ??= TOO_MUCH
+      return out
+    }
+    try {
+      out.value = this.#expand(text, 0, out, new Set())
+    } catch (error) {
+      if (!(error instanceof TooLarge)) throw error
+      this.limitHit ??= error.why
+      out.unresolved ??= error.why
+      out.value = ''
+    }
     return out
+  }
+
+  /** Counts what an expansion level produced, and stops the scan's expansions once the total is spent. */
+  #spend(text: string): string {
+    this.#spent += text.length
+    if (text.length > MAX_LENGTH) throw new TooLarge(TOO_LARGE)
+    if (this.#spent > MAX_TOTAL_EXPANSION) throw new TooLarge(TOO_MUCH)
+    return text
   }
 
   #expand(text: string, depth: number, out: Expansion, active: Set<string>): string {
@@ -216,15 +269,15 @@ export class MakeVariables {
         i = dollar + 2
       }
       result += this.#reference(ref, depth, out, active)
-      if (out.unresolved || result.length > MAX_LENGTH) {
-        out.unresolved ??= 'expansion is too large'
-        return ''
-      }
+      if (out.unresolved) return ''
+      if (result.length > MAX_LENGTH) throw new TooLarge(TOO_LARGE)
     }
-    return result
+    return this.#spend(result)
   }
 
   #reference(ref: string, depth: number, out: Expansion, active: Set<string>): string {
+    // Every reference is a step: `$(call f)` inside `f` twice doubles at each of 32 levels and produces nothing.
+    if (++this.#steps > MAX_STEPS) throw new TooLarge(TOO_MUCH)
     const fn = /^([a-z-]+)[ \t]/.exec(ref)
     if (fn) return this.#call(fn[1]!, ref.slice(fn[0].length), depth, out, active)
     // `$(VAR:a=b)`: a substitution reference (a colon outside nested references).
@@ -291,15 +344,21 @@ export class MakeVariables {
       case 'wildcard':
         if (!this.#wildcard) break
         return this.#wildcard(list(0)).join(' ')
-      case 'subst': return arg(2).split(arg(0)).join(arg(1))
+      case 'subst': {
+        const from = arg(0)
+        const to = arg(1)
+        const text = arg(2)
+        if (from === '') return text
+        return joinBounded(text.split(from), to)
+      }
       case 'patsubst': return patsubst(arg(0), arg(1), arg(2))
-      case 'strip': return list(0).join(' ')
+      case 'strip': return joinBounded(list(0))
       case 'findstring': return arg(1).includes(arg(0)) ? arg(0) : ''
       case 'filter':
       case 'filter-out': {
         const patterns = list(0)
         const keep = name === 'filter'
-        return list(1).filter((w) => patterns.some((p) => matchPattern(p, w) !== undefined) === keep).join(' ')
+        return joinBounded(list(1).filter((w) => patterns.some((p) => matchPattern(p, w) !== undefined) === keep))
       }
       case 'sort': return [...new Set(list(0))].sort().join(' ')
       case 'word': {
@@ -318,14 +377,14 @@ export class MakeVariables {
       case 'notdir': return list(0).map((w) => w.slice(w.lastIndexOf('/') + 1)).join(' ')
       case 'suffix': return list(0).map((w) => suffixOf(w)).filter((x) => x !== '').join(' ')
       case 'basename': return list(0).map((w) => w.slice(0, w.length - suffixOf(w).length)).join(' ')
-      case 'addsuffix': { const sfx = arg(0); return list(1).map((w) => w + sfx).join(' ') }
-      case 'addprefix': { const pfx = arg(0); return list(1).map((w) => pfx + w).join(' ') }
+      case 'addsuffix': { const sfx = arg(0); return joinBounded(list(1).map((w) => w + sfx)) }
+      case 'addprefix': { const pfx = arg(0); return joinBounded(list(1).map((w) => pfx + w)) }
       case 'join': {
         const a = list(0)
         const b = list(1)
-        return Array.from({ length: Math.max(a.length, b.length) }, (_, k) => (a[k] ?? '') + (b[k] ?? '')).join(' ')
+        return joinBounded(Array.from({ length: Math.max(a.length, b.length) }, (_, k) => (a[k] ?? '') + (b[k] ?? '')))
       }
-      case 'abspath': return list(0).map((w) => posix.resolve(this.#cwd, w)).join(' ')
+      case 'abspath': return joinBounded(list(0).map((w) => posix.resolve(this.#cwd, w)))
       case 'if': return arg(0).trim() !== '' ? arg(1) : this.#expand(raw.slice(2).join(','), depth + 1, out, active)
       case 'or': {
         for (let k = 0; k < raw.length; k++) { const v = arg(k); if (v.trim() !== '') return v }
@@ -339,10 +398,20 @@ export class MakeVariables {
       case 'foreach': {
         const variable = arg(0).trim()
         const body = raw.slice(2).join(',')
-        return this.#bind([variable], () => list(1).map((w) => {
-          this.#vars.set(variable, { value: w, flavor: 'simple' })
-          return this.#expand(body, depth + 1, out, active)
-        }).join(' '))
+        // Each round's output counts as it comes, so nested loops stop at the cap instead of after it.
+        return this.#bind([variable], () => {
+          const parts: string[] = []
+          let size = 0
+          for (const w of list(1)) {
+            this.#vars.set(variable, { value: w, flavor: 'simple' })
+            const part = this.#expand(body, depth + 1, out, active)
+            if (out.unresolved) return ''
+            size += part.length + 1
+            if (size > MAX_LENGTH) throw new TooLarge(TOO_LARGE)
+            parts.push(part)
+          }
+          return parts.join(' ')
+        })
       }
       case 'call': {
         const fnName = arg(0).trim()
@@ -424,11 +493,11 @@ function matchPattern(pattern: string, word: string): string | undefined {
 }
 
 function patsubst(pattern: string, replacement: string, text: string): string {
-  return words(text).map((w) => {
+  return joinBounded(words(text).map((w) => {
     const stem = matchPattern(pattern, w)
     if (stem === undefined) return w
     return pattern.includes('%') ? replacement.replace('%', stem) : replacement
-  }).join(' ')
+  }))
 }
 
 function suffixOf(word: string): string {

@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { shellWord } from './shell-word.js'
 import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
-import { isDir, isFile, readText, relPosix } from './fs.js'
+import { isDir, pathExists, readText, relPosix } from './fs.js'
 import { COMPUTED_GOAL, parseMakefile, type ParsedMakefile } from './make-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -20,7 +20,8 @@ export const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'] as const
 export function defaultMakefile(dir: string): string | undefined {
   for (const name of MAKEFILE_NAMES) {
     const path = join(dir, name)
-    if (isFile(path)) return path
+    // make takes the first name that exists; a FIFO or a device is then refused by readText, with a diagnostic.
+    if (pathExists(path) && !isDir(path)) return path
   }
   return undefined
 }
@@ -55,7 +56,7 @@ export const makeCollector: Collector = {
   collect(ctx: CollectContext): CollectorResult {
     const rootFile = defaultMakefile(ctx.root)
     if (!rootFile) return { recipes: [], diagnostics: [], files: [] }
-    const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText, exists: (p) => isFile(p) || isDir(p) })
+    const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText, exists: pathExists })
     const recipes: Recipe[] = []
     const relFiles = new Map<string, string>()
     const rel = (abs: string): string => {

@@ -4,6 +4,7 @@
  * passes the command's own exit code through.
  */
 import { readFileSync } from 'node:fs'
+import { installPipeGuard } from './cli-process.js'
 import { describeError } from './cli/errors.js'
 import { UsageError, type CliIo, type SubcommandModule } from './cli/io.js'
 
@@ -66,7 +67,8 @@ function defaultIo(): CliIo {
 }
 
 export async function main(argv: string[], partial: Partial<CliIo> = {}): Promise<number> {
-  const io: CliIo = { ...defaultIo(), ...partial }
+  const io: CliIo = { ...defaultIo(), realStreams: partial.stdout === undefined && partial.stderr === undefined, ...partial }
+  if (io.realStreams) installPipeGuard()
   const [command, ...rest] = argv
   try {
     if (command === undefined || command === '-h' || command === '--help' || command === 'help') {

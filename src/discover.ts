@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { BUILTIN_COLLECTORS, type Collector } from '../collectors/index.js'
+import { runCollector } from '../collectors/run-collector.js'
 import { normalizeConfig, type Config, type ConfigInput } from './config.js'
 import { createDiagnostic, type Diagnostic, type Recipe } from './recipe.js'
 import { RecipeBook } from './recipe-book.js'
@@ -27,6 +28,8 @@ export interface DiscoverOptions {
   env?: NodeJS.ProcessEnv
   /** Warn about runners missing from PATH (default true); off for output that describes only the repository. */
   checkRunners?: boolean
+  /** Wall-clock budget of each collector in milliseconds (default 10 s); past it, what was found is kept. */
+  budgetMs?: number
 }
 
 export function discover(root = '.', config: ConfigInput | Config = {}, options: DiscoverOptions = {}): DiscoverResult {
@@ -45,7 +48,7 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
     const section = cfg.collectors[collector.configKey] ?? { enabled: true }
     if (!section.enabled) continue
     try {
-      const result = collector.collect({ root: absRoot, options: section })
+      const result = runCollector({ source: collector.source, root: absRoot, budgetMs: options.budgetMs }, () => collector.collect({ root: absRoot, options: section }))
       book.addAll(result.recipes)
       diagnostics.push(...result.diagnostics)
       for (const f of result.files) {
