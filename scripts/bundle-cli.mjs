@@ -40,6 +40,9 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // A package's ES module build before its `main`: jsonc-parser's main is a UMD file whose factory
+  // requires its parts through a parameter esbuild can't follow, so bundled it can't find them.
+  mainFields: ['module', 'main'],
   // The bundle requires the CommonJS libraries through a `require` of its own.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   logLevel: 'warning',
