@@ -5,6 +5,8 @@
  */
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { resolveInsideRoot } from './fs.js'
+import { activeGuard } from './guard.js'
 
 export type TargetKind = 'bin' | 'example' | 'test'
 
@@ -18,6 +20,8 @@ export interface CargoTarget {
   readonly declared: boolean
   /** 1-based line of its `[[kind]]` table in Cargo.toml. */
   readonly line?: number
+  /** An example built as a library (`crate-type = ["cdylib"]`, ...): cargo builds it but refuses to run it. */
+  readonly library?: boolean
 }
 
 export interface TargetProblem {
@@ -76,8 +80,11 @@ class PackageFiles {
   kind(dir: string, name: string): 'file' | 'dir' | 'other' | undefined {
     const k = this.list(dir)?.get(name)
     if (k !== 'other') return k
-    // A symbolic link: follow it.
-    const st = statSync(join(this.root, dir, name), { throwIfNoEntry: false })
+    // A symbolic link: follow it, but not out of the scanned root (`examples -> /etc` lists nothing).
+    const path = join(this.root, dir, name)
+    const st = statSync(path, { throwIfNoEntry: false })
+    const guard = activeGuard()
+    if (st && guard && !resolveInsideRoot(guard.root, path).ok) return 'other'
     return st?.isFile() ? 'file' : st?.isDirectory() ? 'dir' : 'other'
   }
 
@@ -107,14 +114,15 @@ function tableLines(text: string, table: string): number[] {
   if (!text.includes('[[')) return lines
   const re = TABLE_HEADERS.get(table)!
   re.lastIndex = 0
-  for (let m = re.exec(text); m; m = re.exec(text)) lines.push(countLines(text, m.index))
+  // Lines counted on from the previous match: one pass over the text however many tables it has.
+  let line = 1
+  let at = 0
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    for (let i = text.indexOf('\n', at); i !== -1 && i < m.index; i = text.indexOf('\n', i + 1)) line++
+    at = m.index
+    lines.push(line)
+  }
   return lines
-}
-
-function countLines(text: string, offset: number): number {
-  let n = 1
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) n++
-  return n
 }
 
 function normalize(path: string): string {
@@ -138,6 +146,8 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
     }
     const lines = tableLines(pkg.text, key)
     const inferred = kind === 'bin' ? inferredBins(pkg, files) : discover(files, dir)
+    const inferredPath = new Map<string, string>()
+    for (const [n, p] of inferred) if (!inferredPath.has(n)) inferredPath.set(n, p)
     const explicit: CargoTarget[] = []
     const seen = new Set<string>()
     ;(declaredTables ?? []).forEach((entry: unknown, n: number) => {
@@ -163,13 +173,15 @@ export function packageTargets(pkg: PackageInput): { targets: CargoTarget[]; pro
           return
         }
       } else {
-        path = inferred.find(([n]) => n === name)?.[1] ?? defaultPath(pkg, files, kind, dir, name)
+        path = inferredPath.get(name) ?? defaultPath(pkg, files, kind, dir, name)
         if (!path) {
           problems.push({ ...at, severity: 'error', message: `can't find [[${key}]] \`${name}\` at ${dir}/${name}.rs or ${dir}/${name}/main.rs; create it or set path = "..." (the target is not listed)` })
           return
         }
       }
-      explicit.push({ kind, name, path, requiredFeatures: strings(t['required-features']), declared: true, ...at })
+      const crateTypes = strings(t['crate-type'])
+      const library = kind === 'example' && crateTypes.length > 0 && !crateTypes.includes('bin')
+      explicit.push({ kind, name, path, requiredFeatures: strings(t['required-features']), declared: true, ...at, ...(library ? { library } : {}) })
     })
     targets.push(...explicit)
     // Edition 2015: declaring any target of a kind turns that kind's discovery off by default.

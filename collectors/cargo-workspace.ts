@@ -5,6 +5,21 @@
  */
 import { tinyglobby } from './lazy.js'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { preview, resolveInsideRoot } from './fs.js'
+import { boundedGlob } from './globs.js'
+
+/**
+ * A member or path dependency by real path, when it is inside the root: the root itself as given
+ * (callers compare with it), others as absolute real paths. Undefined with a reason otherwise.
+ */
+export function memberInside(root: string, dir: string): { dir: string } | { refused: string } | { missing: true } {
+  const inside = resolveInsideRoot(root, dir)
+  if (inside.ok) return { dir: inside.rel === '.' ? root : join(root, ...inside.rel.split('/')) }
+  return inside.why === 'missing' ? { missing: true } : { refused: inside.message }
+}
+
+/** `members` entries read (each costs at least a stat or a directory listing). */
+export const MAX_MEMBER_ENTRIES = 1_000
 
 export interface MemberProblem {
   readonly message: string
@@ -56,25 +71,43 @@ export function expandMembers(root: string, workspace: Record<string, unknown>, 
     problems.push({ severity: 'error', message: 'workspace.members must be a list of paths or globs, like members = ["crates/*"]' })
     return { members, problems }
   }
-  for (const entry of (raw ?? []) as unknown[]) {
+  let entries = (raw ?? []) as unknown[]
+  if (entries.length > MAX_MEMBER_ENTRIES) {
+    problems.push({ severity: 'warning', message: `workspace.members has ${entries.length} entries; only the first ${MAX_MEMBER_ENTRIES} are read (MAX_MEMBER_ENTRIES)` })
+    entries = entries.slice(0, MAX_MEMBER_ENTRIES)
+  }
+  for (const entry of entries) {
     if (typeof entry !== 'string' || entry.trim() === '') {
-      problems.push({ severity: 'error', message: `workspace.members has an entry that is not a path: ${JSON.stringify(entry)}` })
+      problems.push({ severity: 'error', message: `workspace.members has an entry that is not a path: ${preview(JSON.stringify(entry) ?? String(entry))}` })
       continue
     }
     const pattern = trimSlashes(entry)
     if (!tinyglobby().isDynamicPattern(pattern)) {
-      members.push({ dir: resolve(root, pattern), via: entry })
+      const m = memberInside(root, resolve(root, pattern))
+      if ('refused' in m) problems.push({ severity: 'error', message: `workspace member "${preview(entry)}": ${m.refused}; command-scout reads only members inside the scanned directory` })
+      else members.push({ dir: 'dir' in m ? m.dir : resolve(root, pattern), via: entry })
+      continue
+    }
+    if (isAbsolute(pattern) || pattern.split('/').includes('..')) {
+      problems.push({ severity: 'error', message: `workspace member glob "${preview(entry)}" reaches outside the scanned directory (a leading "/" or ".."); it is not searched` })
       continue
     }
     // Without `**` a pattern matches at a fixed depth; telling the crawler so keeps it out of
     // every crate's own tree (src/, target/), which otherwise dominates the scan.
     const segments = pattern.split('/').filter((p) => p !== '' && p !== '.')
     const deep = pattern.includes('**') ? Infinity : Math.max(0, segments.length - 1)
-    const matches = tinyglobby().globSync(pattern, { cwd: root, onlyDirectories: true, expandDirectories: false, dot: true, absolute: true, deep })
-      .map((m) => resolve(m))
-      .sort()
+    const { files: found, bad } = boundedGlob([pattern], { cwd: root, root, insideRoot: true, onlyDirectories: true, dot: true, absolute: true, deep })
+    if (bad.length > 0) {
+      problems.push({ severity: 'error', message: `workspace member glob "${preview(entry)}" is not a glob command-scout can read (${bad[0]!.reason}); it is skipped` })
+      continue
+    }
+    const matches: string[] = []
+    for (const m of found.map((f) => resolve(f)).sort()) {
+      const inside = memberInside(root, m)
+      if ('dir' in inside && !matches.includes(inside.dir)) matches.push(inside.dir)
+    }
     if (matches.length === 0) {
-      problems.push({ severity: 'error', message: `workspace member glob "${entry}" matches no directory; cargo fails to load the workspace: fix the glob or remove it` })
+      problems.push({ severity: 'error', message: `workspace member glob "${preview(entry)}" matches no directory; cargo fails to load the workspace: fix the glob or remove it` })
       continue
     }
     for (const dir of matches) if (!rules.excluded(dir)) members.push({ dir, via: entry })

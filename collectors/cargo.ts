@@ -17,7 +17,7 @@ import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '..
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 import { readText, relPosix } from './fs.js'
 import { packageTargets, type CargoTarget } from './cargo-targets.js'
-import { expandMembers, isUnder, pathDependencies, WorkspaceRules } from './cargo-workspace.js'
+import { expandMembers, isUnder, memberInside, pathDependencies, WorkspaceRules } from './cargo-workspace.js'
 
 const SOURCE = 'cargo'
 
@@ -132,7 +132,10 @@ export function loadPackages(root: string): { packages: CargoPackage[]; diagnost
     // Path dependencies inside the workspace are members too (cargo's implicit membership).
     if (workspace && rules) {
       for (const dep of pathDependencies(manifest.doc, dir)) {
-        if (isUnder(dep, root) && !rules.excluded(dep) && !queued.has(dep)) dirs.push({ dir: dep })
+        if (!isUnder(dep, root) || rules.excluded(dep)) continue
+        // By real path: a path dependency through a link out of the root is not a member.
+        const m = memberInside(root, dep)
+        if ('dir' in m && !queued.has(m.dir)) dirs.push({ dir: m.dir })
       }
     }
   }
@@ -152,8 +155,9 @@ export function cargoRecipes(root: string, packages: readonly CargoPackage[]): R
     const file = under('Cargo.toml')
     for (const t of pkg.targets) {
       const features = t.requiredFeatures.length ? ` --features ${shellWord(t.requiredFeatures.join(','))}` : ''
-      const verb = t.kind === 'test' ? 'test' : 'run'
-      const notes = [`${KIND_TEXT[t.kind]} \`${t.name}\` (${under(t.path)})`]
+      // cargo refuses to run a library example ("is a library and cannot be executed"); it builds it.
+      const verb = t.kind === 'test' ? 'test' : t.library ? 'build' : 'run'
+      const notes = [`${t.library ? 'library example' : KIND_TEXT[t.kind]} \`${t.name}\` (${under(t.path)})`]
       if (multi) notes.push(`of package ${pkg.name}`)
       if (t.requiredFeatures.length) notes.push(`requires features ${t.requiredFeatures.join(', ')}`)
       recipes.push(createRecipe({
@@ -172,9 +176,43 @@ export function cargoRecipes(root: string, packages: readonly CargoPackage[]): R
   return recipes
 }
 
+/** What `cargo build` and friends cover at the root: a virtual workspace's default members, or the root package. */
+function everydayScope(root: string, packages: readonly CargoPackage[]): string {
+  const rootPackage = packages.find((p) => p.dir === root)
+  if (packages.length === 1) return `package ${packages[0]!.name}`
+  if (rootPackage) return `the root package ${rootPackage.name} (add --workspace for all ${packages.length} packages)`
+  return `the workspace's ${packages.length} packages (its default-members, when set)`
+}
+
+const EVERYDAY = [
+  ['build', 'compiles'],
+  ['check', 'type-checks without producing binaries'],
+  ['test', 'builds and runs the unit, integration and doc tests of'],
+] as const
+
+/**
+ * `cargo build`, `cargo check` and `cargo test` at the root: no Cargo.toml line declares them,
+ * but every Cargo package or workspace has them, and they are what Rust users run most.
+ */
+function everydayRecipes(root: string, packages: readonly CargoPackage[]): Recipe[] {
+  if (packages.length === 0) return []
+  const what = everydayScope(root, packages)
+  const file = relPosix(root, join(root, 'Cargo.toml'))
+  return EVERYDAY.map(([verb, does]) => createRecipe({
+    source: SOURCE,
+    runner: 'cargo',
+    name: verb,
+    command: `cargo ${verb}`,
+    cwd: '.',
+    description: `cargo ${verb} ${does} ${what}; implied by Cargo.toml, not declared in it`,
+    file,
+    implied: true,
+  }))
+}
+
 export function collectCargo(root: string): CollectorResult {
   const { packages, diagnostics, files } = loadPackages(root)
-  return { recipes: cargoRecipes(root, packages), diagnostics, files }
+  return { recipes: [...everydayRecipes(root, packages), ...cargoRecipes(root, packages)], diagnostics, files }
 }
 
 export const cargoCollector: Collector = {

@@ -4,11 +4,12 @@
  * directory. String tasks and object tasks (`command`, `description`, `dependencies`) are listed;
  * an object task without a command still runs its dependencies, so it is listed too.
  */
-import { readFileSync, statSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import { parseDenoConfig, type DenoConfig } from './deno-config.js'
-import { picomatch } from './lazy.js'
+import { isDir, pathExists, preview, readFileText, resolveInsideRoot } from './fs.js'
+import { boundedMatcher } from './globs.js'
+import { MAX_WORKSPACE_PATTERNS } from './workspaces.js'
 import { shellWord } from './shell-word.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 import { childDirs, globSafely, rootRelativePattern, simplePattern } from './workspace-patterns.js'
@@ -35,7 +36,8 @@ export const denoCollector: Collector = {
 
     /** The config of a directory: deno.json wins over deno.jsonc. */
     const load = (dir: string): Loaded | undefined => {
-      const present = DENO_CONFIG_NAMES.map((name) => statSync(join(root, dir, name), { throwIfNoEntry: false })?.isFile() ?? false)
+      // Anything but a directory counts as there (deno would try it); readFileText refuses a FIFO or a device.
+      const present = DENO_CONFIG_NAMES.map((name) => configThere(join(root, dir, name)))
       const index = present.indexOf(true)
       const raw = index === -1 ? undefined : readRaw(join(root, dir, DENO_CONFIG_NAMES[index]!))
       if (raw === undefined) return undefined
@@ -58,7 +60,19 @@ export const denoCollector: Collector = {
     if (top === undefined) return { recipes, diagnostics, files }
     const members: Loaded[] = []
     if (top.config.workspace !== undefined) {
-      for (const [dir, literal] of memberCandidates(root, top.config.workspace, (message) => report(top.file, { line: top.config.workspaceLine, severity: 'warning', message }))) {
+      const taken = new Set<string>()
+      for (const [found, literal] of memberCandidates(root, top.config.workspace, (message) => report(top.file, { line: top.config.workspaceLine, severity: 'warning', message }))) {
+        // Members count by real path, inside the root: a link out of it is refused, and two
+        // paths to one directory give one member.
+        const inside = resolveInsideRoot(root, found)
+        if (!inside.ok) {
+          if (inside.why !== 'missing') report(top.file, { line: top.config.workspaceLine, severity: 'warning', message: `workspace member ${inside.message}; deno requires members nested under the workspace` })
+          else if (literal) report(top.file, { line: top.config.workspaceLine, severity: 'warning', message: `workspace member ./${preview(found)} has no deno.json or deno.jsonc; deno skips it too. Add one or remove the member` })
+          continue
+        }
+        const dir = inside.rel
+        if (dir === '.' || taken.has(dir)) continue
+        taken.add(dir)
         const member = load(dir)
         if (member === undefined) {
           if (!literal) continue // a glob match without a config is not a member
@@ -93,13 +107,14 @@ export const denoCollector: Collector = {
   },
 }
 
-/** The file's text as it is (a byte-order mark kept: deno refuses it); undefined when missing. */
+/** The file's text as it is (a byte-order mark kept: deno refuses it); undefined when missing or refused. */
 function readRaw(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return undefined
-  }
+  const r = readFileText(path, { keepBom: true })
+  return r.kind === 'text' ? r.text : undefined
+}
+
+function configThere(path: string): boolean {
+  return pathExists(path) && !isDir(path)
 }
 
 const GLOB_CHARS = /[*?[\]{}()!]/
@@ -110,6 +125,10 @@ const GLOB_CHARS = /[*?[\]{}()!]/
  * only directories with a config are members). `!pattern` excludes.
  */
 export function memberCandidates(root: string, patterns: readonly string[], warn: (message: string) => void): Map<string, boolean> {
+  if (patterns.length > MAX_WORKSPACE_PATTERNS) {
+    warn(`${patterns.length} workspace members; only the first ${MAX_WORKSPACE_PATTERNS} are read (MAX_WORKSPACE_PATTERNS)`)
+    patterns = patterns.slice(0, MAX_WORKSPACE_PATTERNS)
+  }
   const found = new Map<string, boolean>()
   const globs: string[] = []
   const negative: string[] = []
@@ -117,7 +136,7 @@ export function memberCandidates(root: string, patterns: readonly string[], warn
     const neg = raw.startsWith('!')
     const p = rootRelativePattern('.', neg ? raw.slice(1) : raw)
     if (p === undefined) {
-      if (!neg) warn(`workspace member ${raw} is outside the workspace directory; deno requires members nested under it, so it is skipped`)
+      if (!neg) warn(`workspace member ${preview(raw)} is outside the workspace directory; deno requires members nested under it, so it is skipped`)
       continue
     }
     if (neg) {
@@ -131,14 +150,23 @@ export function memberCandidates(root: string, patterns: readonly string[], warn
     else globs.push(p)
   }
   if (globs.length > 0) {
-    const { files, bad } = globSafely(globs.flatMap((g) => DENO_CONFIG_NAMES.map((n) => `${g}/${n}`)), { cwd: root, ignore: ['**/node_modules/**'] })
+    const { files, bad, reasons } = globSafely(globs.flatMap((g) => DENO_CONFIG_NAMES.map((n) => `${g}/${n}`)), { cwd: root, ignore: ['**/node_modules/**'] })
     for (const f of files) {
       const dir = posix.dirname(f)
       found.set(dir, found.get(dir) ?? false)
     }
-    for (const g of new Set(bad.map((b) => b.slice(0, b.lastIndexOf('/'))))) warn(`workspace member pattern ${g} is not a glob command-scout can read, so it is skipped`)
+    const reported = new Set<string>()
+    for (const b of bad) {
+      const g = b.slice(0, b.lastIndexOf('/'))
+      if (reported.has(g)) continue
+      reported.add(g)
+      const why = reasons.get(b)
+      warn(`workspace member pattern ${g.length > 120 ? `${g.slice(0, 117)}...` : g} is not a glob command-scout can read${why ? ` (${why})` : ''}, so it is skipped`)
+    }
   }
-  const excluded = negative.length ? picomatch()(negative) : () => false
+  const exclusion = boundedMatcher(negative)
+  for (const p of exclusion.refused) warn(`workspace exclusion !${preview(p)} is too complex to match, so it is ignored`)
+  const excluded = negative.length ? exclusion.match : () => false
   const out = new Map<string, boolean>()
   const dirs = [...found.keys()].filter((d) => d !== '.' && !d.split('/').includes('node_modules') && !excluded(d))
   for (const d of dirs.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) out.set(d, found.get(d)!)
@@ -148,6 +176,6 @@ export function memberCandidates(root: string, patterns: readonly string[], warn
 /** The member directories deno would take: plain paths as written, glob matches that hold a config. */
 export function memberDirs(root: string, patterns: readonly string[], warn: (message: string) => void): string[] {
   return [...memberCandidates(root, patterns, warn)]
-    .filter(([dir, literal]) => literal || DENO_CONFIG_NAMES.some((n) => statSync(join(root, dir, n), { throwIfNoEntry: false })?.isFile()))
+    .filter(([dir, literal]) => literal || DENO_CONFIG_NAMES.some((n) => configThere(join(root, dir, n))))
     .map(([dir]) => dir)
 }

@@ -11,10 +11,12 @@
  *   module's directory, or stays put for `[no-cd]` recipes, as the justfile says.
  * - `_name` and `[private]` recipes, and recipes of private modules, are not listed.
  */
+import { realpathSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { createDiagnostic, createRecipe, type Diagnostic } from '../src/recipe.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
-import { readText, relPosix } from './fs.js'
+import { isInside, readText, relPosix } from './fs.js'
+import { realRoot } from './guard.js'
 import { parseJustfile, type ParsedJustfile, type JustRecipeItem } from './just-parse.js'
 import { DirCache, findJustfile } from './just-files.js'
 
@@ -43,8 +45,18 @@ function describe(item: JustRecipeItem): string {
   return notes.filter(Boolean).join(' ')
 }
 
+function realOf(path: string): string {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return path
+  }
+}
+
 /** Modules nested deeper than this are reported, not followed (just has no limit; cycles aside, real trees are shallow). */
 const MAX_MODULE_DEPTH = 16
+/** Modules one scan walks (each `mod` line of every module file counts): a tree of them can branch at every level. */
+const MAX_MODULES = 2_000
 
 interface Walk {
   root: string
@@ -59,6 +71,8 @@ interface Walk {
   os: ReadonlySet<string>
   /** Each file read, by absolute path → its path relative to the root. */
   relative: Map<string, string>
+  /** Modules walked so far (MAX_MODULES). */
+  modules: number
 }
 
 /** One module's merged items: its own file plus everything it imports. */
@@ -70,6 +84,8 @@ interface ModuleItems {
   uses: Array<{ names: string[]; line: number; file: string }>
   modules: Array<{ name: string; path?: string; optional: boolean; line: number; private: boolean; file: string }>
   allowDuplicates: boolean
+  /** Files already gathered into this module. */
+  gathered: Set<string>
 }
 
 function diag(w: Walk, file: string, line: number | undefined, message: string, severity: 'error' | 'warning' = 'error'): void {
@@ -85,12 +101,24 @@ function parseFile(w: Walk, file: string): ParsedJustfile | undefined {
   w.parsed.set(file, parsed)
   w.files.push(relPosix(w.root, file))
   w.relative.set(file, w.files[w.files.length - 1]!)
-  for (const p of parsed.problems) diag(w, file, p.line, `${p.message}; just refuses this justfile until it is fixed (the rest of the file was still read)`)
+  if (parsed.problems.length > 0 && !isInside(realOf(file), realRoot(w.root))) {
+    // Outside the root, a file just refuses lists nothing: its text (a password file, say) must
+    // not become recipes. One diagnostic, at its first problem, as just stops there.
+    const first = parsed.problems[0]!
+    diag(w, file, first.line, `this file is outside the scanned directory and just refuses it: ${first.message}; none of its recipes are listed`)
+    const refused: ParsedJustfile = { ...parsed, recipes: [], aliases: [], assignments: [], assignmentUses: [], modules: [], imports: [], settings: {} }
+    w.parsed.set(file, refused)
+    return refused
+  }
+  for (const p of parsed.problems) diag(w, file, p.line, `${p.message}; just refuses this justfile until it is fixed`)
   return parsed
 }
 
 /** Gathers a module's items from its file and its imports (depth-first, in file order). */
 function gather(w: Walk, file: string, into: ModuleItems, chain: string[]): void {
+  // just reads a file imported twice into one module once (a diamond of imports), and so does this.
+  if (into.gathered.has(file)) return
+  into.gathered.add(file)
   const parsed = parseFile(w, file)
   if (!parsed) return
   if (parsed.settings['allow-duplicate-recipes'] === 'true') into.allowDuplicates = true
@@ -170,7 +198,7 @@ function undefinedVariables(w: Walk, items: ModuleItems, recipes: Iterable<{ ite
 }
 
 function walkModule(w: Walk, file: string, path: readonly string[], chain: string[]): void {
-  const items: ModuleItems = { recipes: [], aliases: [], assignments: new Set(), uses: [], modules: [], allowDuplicates: false }
+  const items: ModuleItems = { recipes: [], aliases: [], assignments: new Set(), uses: [], modules: [], allowDuplicates: false, gathered: new Set() }
   gather(w, file, items, chain)
   const prefix = path.length ? `${path.join('::')}::` : ''
   // A later definition replaces an earlier one only under `set allow-duplicate-recipes`.
@@ -211,6 +239,10 @@ function walkModule(w: Walk, file: string, path: readonly string[], chain: strin
       diag(w, mod.file, mod.line, `module \`${mod.name}\` includes a file that contains it (a cycle); remove the mod line`)
       continue
     }
+    if (++w.modules > MAX_MODULES) {
+      if (w.modules === MAX_MODULES + 1) diag(w, mod.file, mod.line, `the justfiles declare more than ${MAX_MODULES} modules (MAX_MODULES); module \`${[...path, mod.name].join('::')}\` and the rest are not listed`, 'warning')
+      continue
+    }
     if (path.length + 1 > MAX_MODULE_DEPTH) {
       diag(w, mod.file, mod.line, `module \`${[...path, mod.name].join('::')}\` is nested more than ${MAX_MODULE_DEPTH} levels deep; its recipes are not listed`, 'warning')
       continue
@@ -227,7 +259,7 @@ export interface JustOptions {
 
 export function collectJust(root: string, options: JustOptions = {}): CollectorResult {
   const os = osAttributesFor(options.platform ?? process.platform)
-  const w: Walk = { root, dirs: new DirCache(), found: [], aliases: new Map(), diagnostics: [], files: [], parsed: new Map(), os, relative: new Map() }
+  const w: Walk = { root, dirs: new DirCache(), found: [], aliases: new Map(), diagnostics: [], files: [], parsed: new Map(), os, relative: new Map(), modules: 0 }
   const { file, candidates } = findJustfile(root, w.dirs)
   if (candidates.length > 1) {
     const names = candidates.map((c) => relPosix(root, c))
@@ -250,6 +282,19 @@ export function collectJust(root: string, options: JustOptions = {}): CollectorR
     ...(scope ? { scope } : {}),
     aliases: w.aliases.get(name) ?? [],
   }))
+  // just compiles the whole justfile, modules and imports included, before it runs anything:
+  // any error above makes it refuse every recipe, so none is offered.
+  const errors = w.diagnostics.filter((d) => d.severity === 'error')
+  if (errors.length > 0 && recipes.length > 0) {
+    const first = errors[0]!
+    w.diagnostics.push(createDiagnostic({
+      source: SOURCE,
+      file: first.file,
+      ...(first.line !== undefined ? { line: first.line } : {}),
+      message: `just refuses this justfile (first error at ${first.file}${first.line !== undefined ? `:${first.line}` : ''}), so none of its ${recipes.length} recipe${recipes.length === 1 ? '' : 's'} can run and none is listed; fix the error${errors.length === 1 ? '' : 's'} reported above`,
+    }))
+    return { recipes: [], diagnostics: w.diagnostics, files: w.files }
+  }
   return { recipes, diagnostics: w.diagnostics, files: w.files }
 }
 

@@ -1,16 +1,23 @@
 /**
  * A static reader of GNU makefiles: the rules, `.PHONY`, `##` docs, prerequisites and the
  * variables recipes reference, following `include` like make does. It never runs anything:
- * `$(shell ...)`, `!=` and `$(eval ...)` are left alone, and conditionals contribute every
- * branch (make would pick one at run time; listing all is the only static choice).
+ * `$(shell ...)`, `!=` and `$(eval ...)` are left alone. A conditional is decided as a plain `make`
+ * would decide it when every variable it reads is known (assigned plain text, or never assigned
+ * in any makefile read, so empty); otherwise every branch is read, and what they hold is a guess: a missing include there is no error.
  * Known differences from make, on purpose: a file included twice is read once, includes stop
  * 16 levels deep, and rules made by `$(eval ...)` are not seen.
  *
  * Written by hand because no maintained JavaScript library parses makefiles.
  */
+import { realpathSync } from 'node:fs'
 import { isAbsolute, join, relative, sep as pathSep } from 'node:path'
-import { tinyglobby } from './lazy.js'
+import { isInside } from './fs.js'
+import { boundedGlob } from './globs.js'
+import { MAX_PREREQUISITES, MAX_RECIPES, MAX_TOTAL_PREREQUISITES, outOfTime, realRoot } from './guard.js'
 import { AUTOMATIC_VARIABLES, MakeVariables, closingBracket, referencedVariables } from './make-vars.js'
+
+/** Targets one scan keeps (MAX_TARGETS): a few bytes of `$(foreach)` can name millions. */
+export const MAX_TARGETS = MAX_RECIPES
 
 export interface MakeTarget {
   readonly name: string
@@ -34,6 +41,8 @@ export interface MakeProblem {
   line?: number
   message: string
   severity: 'error' | 'warning'
+  /** make itself stops on this while reading (`*** missing separator.  Stop.`): nothing can run. */
+  fatal?: boolean
 }
 
 export interface ParsedMakefile {
@@ -45,6 +54,23 @@ export interface ParsedMakefile {
   /** Absolute paths of every makefile read, in reading order, each once. */
   files: string[]
   problems: MakeProblem[]
+  /** What plain `make` builds: `.DEFAULT_GOAL` when set, else the first target; undefined when there is none. */
+  defaultGoal?: string
+  /** Whether a `.DEFAULT` rule has a recipe: make runs it for any goal without a rule of its own. */
+  hasDefaultRecipe: boolean
+}
+
+/** `defaultGoal` when the first rule's target is named at run time (`$(shell ...)`). */
+export const COMPUTED_GOAL = '(computed)'
+
+/** One open conditional: whether its current branch is read, and whether an earlier branch surely was. */
+interface Conditional {
+  word: string
+  line: number
+  /** `read`: make surely reads it; `skip`: surely not; `maybe`: it can't be decided statically. */
+  branch: 'read' | 'skip' | 'maybe'
+  /** Whether an earlier branch of this conditional was taken (undefined: maybe). */
+  taken: boolean | undefined
 }
 
 /** A prerequisite list while reading: the first rule's list as is, a set once a second rule adds to it. */
@@ -201,6 +227,20 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const maxFiles = options.maxFiles ?? 1000
   const globCache = new Map<string, string[]>()
   const exists = options.exists ?? ((abs: string) => read(abs) !== undefined)
+  // Globs through globs.ts (bounded patterns, each real directory listed once, the scan's caps),
+  // each pattern crawled once however often it is written.
+  const globOnce = (pattern: string, absolute: boolean): string[] => {
+    const key = `${absolute ? 'a' : 'r'}${pattern}`
+    let matches = globCache.get(key)
+    if (!matches) {
+      const { files, bad } = boundedGlob([makeGlob(pattern)], { cwd: options.cwd, root: options.cwd, insideRoot: false, onlyFiles: absolute, absolute, dot: false })
+      matches = files.sort()
+      if (bad.length) badGlobs.set(pattern, bad[0]!.reason)
+      globCache.set(key, matches)
+    }
+    return matches
+  }
+  const badGlobs = new Map<string, string>()
   const glob = (patterns: string[]): string[] => {
     const found = new Set<string>()
     for (const pattern of patterns) {
@@ -208,9 +248,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         if (exists(isAbsolute(pattern) ? pattern : join(options.cwd, pattern))) found.add(pattern)
         continue
       }
-      let matches = globCache.get(pattern)
-      if (!matches) globCache.set(pattern, (matches = tinyglobby().globSync(makeGlob(pattern), { cwd: options.cwd, onlyFiles: false, expandDirectories: false, dot: false })))
-      for (const match of matches) found.add(match)
+      for (const match of globOnce(pattern, false)) found.add(match)
     }
     return [...found].sort()
   }
@@ -222,7 +260,10 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const seenFiles = new Set<string>()
   const textCache = new Map<string, string | undefined>()
   let hasPhony = false
+  // `.DEFAULT`'s rule, kept apart from the targets: only whether it has a recipe matters.
+  const defaultRule: TargetState = { name: '.DEFAULT', file: rootFile, line: 0, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon: false, hasRecipe: false, unresolvedPrerequisites: false }
   let tooMany = false
+  let firstTargetUnknown = false
   let recipePrefix = '\t'
 
   const read = (abs: string): string | undefined => {
@@ -230,9 +271,15 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     return textCache.get(abs)
   }
 
-  const define = (name: string, file: string, line: number, doubleColon: boolean): TargetState => {
+  let targetsCapped = false
+  const define = (name: string, file: string, line: number, doubleColon: boolean): TargetState | undefined => {
     let t = targets.get(name)
     if (!t) {
+      if (targets.size >= MAX_TARGETS) {
+        if (!targetsCapped) problems.push({ file, line, severity: 'warning', message: `the makefiles define more than ${MAX_TARGETS} targets (MAX_TARGETS); the rest are not listed` })
+        targetsCapped = true
+        return undefined
+      }
       t = { name, file, line, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon, hasRecipe: false, unresolvedPrerequisites: false }
       targets.set(name, t)
     }
@@ -252,9 +299,26 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const gather = (current: Gathered | undefined, items: readonly string[]): Gathered | undefined => {
     if (items.length === 0) return current
     if (current === undefined) return items
+    // Bounded: a target's list stops at MAX_PREREQUISITES, and all merged lists together at
+    // MAX_TOTAL_PREREQUISITES (the result lists no more than that anyway).
+    if (mergeBudget <= 0) return current
+    // Turning a shared list into a set copies it: that counts against the budget too.
+    if (!(current instanceof Set)) mergeBudget -= current.length
     const set = current instanceof Set ? current : new Set(current)
-    for (const item of items) set.add(item)
+    for (const item of items) {
+      if (set.size >= MAX_PREREQUISITES) break
+      if (!set.has(item)) set.add(item), mergeBudget--
+    }
     return set
+  }
+  let mergeBudget = MAX_TOTAL_PREREQUISITES
+  let cutReported = false
+  /** One rule's prerequisite words, cut to MAX_PREREQUISITES once for all its targets. */
+  const bounded = (list: string[], file: string, line: number): string[] => {
+    if (list.length <= MAX_PREREQUISITES) return list
+    if (!cutReported) problems.push({ file, line, severity: 'warning', message: `a rule has ${list.length} prerequisites; only the first ${MAX_PREREQUISITES} are listed (MAX_PREREQUISITES)` })
+    cutReported = true
+    return list.slice(0, MAX_PREREQUISITES)
   }
 
   /** Expands a word list; words that need run-time evaluation are kept only when they hold no `$`. */
@@ -275,7 +339,24 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     return entry.words
   }
 
-  const readFile = (abs: string, stack: string[]): void => {
+  /** What a conditional's test gives: true, false, or undefined when it can't be known statically. */
+  const evaluate = (word: string, argText: string): boolean | undefined => {
+    if (word === 'ifdef' || word === 'ifndef') {
+      const e = vars.expand(argText.trim())
+      const name = e.value.trim()
+      if (e.unresolved || e.uncertain || name === '' || /\s/.test(name)) return undefined
+      const has = vars.hasValue(name)
+      return has === undefined ? undefined : has === (word === 'ifdef')
+    }
+    const args = conditionalArguments(argText.trim())
+    if (!args) return undefined
+    const a = vars.expand(args[0])
+    const b = vars.expand(args[1])
+    if (a.unresolved || b.unresolved || a.uncertain || b.uncertain) return undefined
+    return (a.value === b.value) === (word === 'ifeq')
+  }
+
+  const readFile = (abs: string, stack: string[], outerMaybe = false): void => {
     const text = read(abs)
     if (text === undefined) return
     if (!seenFiles.has(abs)) (seenFiles.add(abs), files.push(abs))
@@ -283,11 +364,25 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     if (text.indexOf('\r') !== -1) for (let k = 0; k < lines.length; k++) if (lines[k]!.endsWith('\r')) lines[k] = lines[k]!.slice(0, -1)
     let rule: TargetState[] | null = null
     let docBlock: string[] = []
-    const conditionals: Array<{ word: string; line: number }> = []
+    const conditionals: Conditional[] = []
+    // The reading state of the current line, updated whenever a conditional opens, turns or closes.
+    let skipping = false
+    let maybe = outerMaybe
+    const settle = (): void => {
+      skipping = conditionals.some((c) => c.branch === 'skip')
+      maybe = outerMaybe || conditionals.some((c) => c.branch === 'maybe')
+    }
+    /** A problem at a line make may never read (an undecided branch) is only a warning. */
+    const problem = (line: number, message: string, fatal: boolean): void => {
+      if (maybe) problems.push({ file: abs, line, severity: 'warning', message: `${message} (make reads this line only in a conditional branch that can't be decided statically)` })
+      else problems.push({ file: abs, line, severity: 'error', message, ...(fatal ? { fatal } : {}) })
+    }
     let defineStart = 0
     let defineDepth = 0
 
     for (let i = 0; i < lines.length; i++) {
+      // The scan's budget, checked now and then: a big makefile is read line by line without the file helpers.
+      if ((i & 4095) === 4095 && outOfTime()) break
       const lineNo = i + 1
       // Gather one logical line: a backslash at the end continues it (comments included, as in make).
       const first = lines[i]!
@@ -307,6 +402,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
 
       if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
         // A recipe line (with its continuations): only the variables it references matter here.
+        if (skipping) continue
         for (const t of rule) t.hasRecipe = true
         if (rule.length > 0) for (const part of parts ?? [first]) if (part.includes('$')) addRecipeVariables(rule, part)
         if (docBlock.length) docBlock = []
@@ -334,17 +430,39 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       let rest = code
       let word = firstWord(rest)
       if (CONDITIONAL_OPEN.has(word)) {
-        conditionals.push({ word, line: lineNo })
+        // Inside a skipped branch make only counts nesting; elsewhere the test decides the branch.
+        const truth = skipping ? false : evaluate(word, rest.slice(word.length))
+        conditionals.push({ word, line: lineNo, branch: skipping ? 'skip' : truth === undefined ? 'maybe' : truth ? 'read' : 'skip', taken: skipping ? true : truth })
+        settle()
         docBlock = []
         continue
       }
       if (word === 'else') {
-        if (conditionals.length === 0) problems.push({ file: abs, line: lineNo, severity: 'error', message: `"else" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'else'"); remove it or add the missing conditional` })
+        const top = conditionals.at(-1)
+        if (!top) problem(lineNo, `"else" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'else'"); remove it or add the missing conditional`, true)
+        else if (top.taken === true) top.branch = 'skip'
+        else {
+          // `else` alone is always true; `else ifeq ...` tests again.
+          const after = rest.slice(word.length).trim()
+          const next = firstWord(after)
+          const truth = after === '' ? true : CONDITIONAL_OPEN.has(next) ? evaluate(next, after.slice(next.length)) : undefined
+          if (top.taken === false) top.branch = truth === undefined ? 'maybe' : truth ? 'read' : 'skip'
+          else top.branch = truth === false ? 'skip' : 'maybe'
+          top.taken = truth === true ? true : top.taken === false ? truth : undefined
+        }
+        settle()
         docBlock = []
         continue
       }
       if (word === 'endif') {
-        if (conditionals.pop() === undefined) problems.push({ file: abs, line: lineNo, severity: 'error', message: `"endif" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'endif'"); remove it or add the missing conditional` })
+        if (conditionals.pop() === undefined) problem(lineNo, `"endif" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'endif'"); remove it or add the missing conditional`, true)
+        settle()
+        docBlock = []
+        continue
+      }
+      if (skipping) {
+        // make does not read a skipped branch, except to find where a `define` inside it ends.
+        if (/^(?:(?:override|export|private)\s+)*define(?:\s|$)/.test(code)) (defineDepth = 1, defineStart = lineNo)
         docBlock = []
         continue
       }
@@ -367,17 +485,17 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         continue
       }
       if (word === 'endef') {
-        problems.push({ file: abs, line: lineNo, severity: 'error', message: `"endef" without a matching define (make stops with "extraneous 'endef'"); remove it or add the define` })
+        problem(lineNo, `"endef" without a matching define (make stops with "extraneous 'endef'"); remove it or add the define`, true)
         continue
       }
       if (word === 'include' || word === '-include' || word === 'sinclude') {
         rule = null
         docBlock = []
-        include(abs, lineNo, word !== 'include', rest.slice(word.length), stack)
+        include(abs, lineNo, word !== 'include', rest.slice(word.length), stack, maybe)
         continue
       }
       if (word === 'undefine' && modifiers.length === 0) {
-        vars.undefine(vars.expand(rest.slice(word.length).trim()).value)
+        vars.undefine(vars.expand(rest.slice(word.length).trim()).value, maybe)
         rule = null
         continue
       }
@@ -399,7 +517,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           : `line is neither a rule nor an assignment (make stops with "missing separator"); ${
             recipePrefix !== '\t' && first.startsWith('\t') ? `.RECIPEPREFIX is "${recipePrefix}" here, so recipe lines must start with it, not with a tab`
               : /^ {2,}/.test(first) ? 'recipe lines must start with a tab, not spaces' : 'add ":" for a rule or "=" for a variable'}`
-        problems.push({ file: abs, line: lineNo, severity: 'error', message })
+        problem(lineNo, message, true)
         docBlock = []
         continue
       }
@@ -410,7 +528,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         const after = rest.slice(sep.index + sep.op.length)
         const value = after.trim() === '' ? '' : after.trimStart() + unescaped.slice(unescaped.trimEnd().length)
         if (name !== '') {
-          vars.assign(name, sep.op, value)
+          vars.assign(name, sep.op, value, maybe)
           if (name === '.RECIPEPREFIX') recipePrefix = vars.expand(vars.raw(name) ?? '').value[0] ?? '\t'
         }
         rule = null
@@ -437,17 +555,25 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       }
       const expandedTargets = vars.expand(targetText)
       const names = expandedTargets.unresolved ? [] : fileNames(expandedTargets.value)
+      // The first rule names the default goal; a name computed at run time can't be known here.
+      if (expandedTargets.unresolved && targets.size === 0) firstTargetUnknown = true
       let prereqText = after
       let staticPattern: string | undefined
       if (inner?.kind === 'rule') {
         // Static pattern rule `objs: %.o: %.c`: the prerequisites come from the pattern.
         staticPattern = vars.expand(after.slice(0, inner.index)).value.trim()
         prereqText = after.slice(inner.index + inner.op.length)
+        if (!staticPattern.includes('%')) {
+          // `a: x: y` (every line of /etc/passwd, say): make stops reading here.
+          problems.push({ file: abs, line: lineNo, severity: 'error', message: `static pattern rule whose target pattern has no "%" (make stops with "target pattern contains no '%'"); put a "%" in the pattern, or remove the second ":"` })
+          rule = null
+          continue
+        }
       }
       const bar = findTopLevel(prereqText, '|')
-      const normal = expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar))
+      const normal = bounded(expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar)), abs, lineNo)
       let unresolvedPrerequisites = lastUnresolved
-      const orderOnly = bar === -1 ? [] : expandWords(prereqText.slice(bar + 1))
+      const orderOnly = bar === -1 ? [] : bounded(expandWords(prereqText.slice(bar + 1)), abs, lineNo)
       unresolvedPrerequisites ||= lastUnresolved
 
       const ruleTargets: TargetState[] = []
@@ -457,8 +583,13 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           for (const p of [...normal, ...orderOnly]) phony.add(p)
           continue
         }
+        if (name === '.DEFAULT') {
+          ruleTargets.push(defaultRule)
+          continue
+        }
         if (name.startsWith('.') || name.includes('%')) continue
         const t = define(name, abs, lineNo, sep.op.endsWith('::'))
+        if (!t) break
         t.normal = gather(t.normal, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
         t.orderOnly = gather(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
         if (!t.doc && docs) t.doc = docs
@@ -472,15 +603,17 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       }
     }
 
+    const openAtEnd = conditionals.splice(0)
+    settle()
     if (defineDepth > 0) {
-      problems.push({ file: abs, line: defineStart, severity: 'error', message: `"define" without a matching "endef" (make stops with "missing 'endef'"); add "endef" after the variable's value` })
+      problem(defineStart, `"define" without a matching "endef" (make stops with "missing 'endef'"); add "endef" after the variable's value`, true)
     }
-    for (const c of conditionals) {
-      problems.push({ file: abs, line: c.line, severity: 'error', message: `"${c.word}" without a matching "endif" (make stops with "missing 'endif'"); add "endif" to close it` })
+    for (const c of openAtEnd) {
+      problem(c.line, `"${c.word}" without a matching "endif" (make stops with "missing 'endif'"); add "endif" to close it`, true)
     }
   }
 
-  const include = (from: string, line: number, optional: boolean, argText: string, stack: string[]): void => {
+  const include = (from: string, line: number, optional: boolean, argText: string, stack: string[], maybe: boolean): void => {
     const directive = optional ? '-include' : 'include'
     const e = vars.expand(argText.trim())
     if (e.unresolved || e.undefinedVars.length > 0) {
@@ -489,9 +622,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       return
     }
     for (const path of words(e.value)) {
-      const candidates = /[*?[]/.test(path)
-        ? tinyglobby().globSync(makeGlob(path), { cwd: options.cwd, absolute: true, onlyFiles: true, expandDirectories: false }).sort()
-        : [isAbsolute(path) ? path : join(options.cwd, path)]
+      const candidates = /[*?[]/.test(path) ? globOnce(path, true) : [isAbsolute(path) ? path : join(options.cwd, path)]
+      const badGlob = badGlobs.get(path)
+      if (badGlob) problems.push({ file: from, line, severity: 'warning', message: `${directive} ${path.length > 80 ? `${path.slice(0, 77)}...` : path} is not a pattern command-scout can follow (${badGlob}); files it would include are not read` })
       for (const abs of candidates) {
         if (stack.includes(abs)) {
           const chain = [...stack.slice(stack.indexOf(abs)), abs].map((f) => relative(options.cwd, f).split(pathSep).join('/'))
@@ -503,7 +636,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           continue
         }
         if (read(abs) === undefined) {
-          if (!optional) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
+          // There but unreadable (a FIFO, a device, too big, no permission): the reader reported why.
+          if (options.exists?.(abs)) continue
+          if (!optional && !maybe) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
           continue
         }
         // make reads a file again each time it is included; its rules would only merge into the
@@ -514,22 +649,61 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
           tooMany = true
           continue
         }
-        readFile(abs, [...stack, abs])
+        readFile(abs, [...stack, abs], maybe)
       }
     }
   }
 
   readFile(rootFile, [rootFile])
+  if (vars.limitHit) problems.push({ file: rootFile, severity: 'warning', message: `${vars.limitHit}; targets and prerequisites that need it are not listed` })
+  // A makefile outside the directory make runs in is read only as make reads it: when make would
+  // refuse it (an error above), nothing from it is listed (include /etc/passwd lists no users).
+  const base = realRoot(options.cwd)
+  const refusedOutside = new Set<string>()
+  for (const file of files) {
+    if (isInside(realOf(file), base)) continue
+    if (problems.some((p) => p.file === file && p.severity === 'error')) refusedOutside.add(file)
+  }
+  if (refusedOutside.size > 0) {
+    // make stops at a file's first error: one diagnostic per refused file, none of its contents.
+    const firstError = new Map<string, MakeProblem>()
+    for (const p of problems) if (refusedOutside.has(p.file) && p.severity === 'error' && !firstError.has(p.file)) firstError.set(p.file, p)
+    const kept = problems.filter((p) => !refusedOutside.has(p.file))
+    problems.length = 0
+    problems.push(...kept)
+    for (const [file, p] of firstError) {
+      problems.push({ file, ...(p.line !== undefined ? { line: p.line } : {}), severity: 'error', message: `this included makefile is outside the scanned directory and make refuses it: ${p.message}; none of its targets are listed` })
+    }
+  }
+  let defaultGoal: string | undefined
+  if (vars.has('.DEFAULT_GOAL')) {
+    const e = vars.expand(vars.raw('.DEFAULT_GOAL') ?? '')
+    if (!e.unresolved) defaultGoal = words(e.value)[0]
+  } else defaultGoal = firstTargetUnknown ? COMPUTED_GOAL : targets.keys().next().value
   const list: MakeTarget[] = []
+  // Lists are copied per target only up to MAX_TOTAL_PREREQUISITES in all (the recipes keep no more).
+  let listBudget = MAX_TOTAL_PREREQUISITES
+  const copy = (g: Gathered | undefined): string[] => {
+    if (!g) return []
+    if (listBudget <= 0) {
+      if (listBudget === 0) problems.push({ file: rootFile, severity: 'warning', message: `the targets have more than ${MAX_TOTAL_PREREQUISITES} prerequisites in all (MAX_TOTAL_PREREQUISITES); later targets are listed without theirs` })
+      listBudget = -1
+      return []
+    }
+    const out = g instanceof Set ? [...g] : g.slice(0, listBudget)
+    listBudget -= out.length
+    return out
+  }
   for (const t of targets.values()) {
+    if (refusedOutside.has(t.file)) continue
     const variables: string[] = []
     if (t.variables) for (const v of t.variables) if (!AUTOMATIC_VARIABLES.has(v)) variables.push(v)
     list.push({
       name: t.name,
       file: t.file,
       line: t.line,
-      prerequisites: t.normal ? [...t.normal] : [],
-      orderOnly: t.orderOnly ? [...t.orderOnly] : [],
+      prerequisites: copy(t.normal),
+      orderOnly: copy(t.orderOnly),
       variables,
       doc: t.doc,
       doubleColon: t.doubleColon,
@@ -537,7 +711,15 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       unresolvedPrerequisites: t.unresolvedPrerequisites,
     })
   }
-  return { targets: list, phony, hasPhony, files, problems }
+  return { targets: list, phony, hasPhony, files, problems, defaultGoal, hasDefaultRecipe: defaultRule.hasRecipe }
+}
+
+function realOf(path: string): string {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return path
+  }
 }
 
 /** make globs like glob(3): `**` is no recursive wildcard there, just `*`. */
@@ -554,4 +736,26 @@ function substitutePattern(targetPattern: string, target: string, prerequisites:
   if (!target.startsWith(prefix) || !target.endsWith(suffix) || target.length < prefix.length + suffix.length) return prerequisites
   const stem = target.slice(prefix.length, target.length - suffix.length)
   return prerequisites.map((p) => p.replace('%', stem))
+}
+
+/**
+ * The two arguments of `ifeq`/`ifneq`, unexpanded: `(a,b)` (the comma outside parentheses, as make
+ * finds it) or two quoted strings (`"a" 'b'`); undefined when the syntax is not one of these.
+ */
+function conditionalArguments(text: string): [string, string] | undefined {
+  if (text.startsWith('(')) {
+    let depth = 0
+    let comma = -1
+    for (let i = 1; i < text.length; i++) {
+      const c = text[i]
+      if (c === '(') depth++
+      else if (c === ')') {
+        if (depth === 0) return comma === -1 ? undefined : [text.slice(1, comma).trim(), text.slice(comma + 1, i).trim()]
+        depth--
+      } else if (c === ',' && depth === 0 && comma === -1) comma = i
+    }
+    return undefined
+  }
+  const m = /^(["'])(.*?)\1\s+(["'])(.*?)\3/.exec(text)
+  return m ? [m[2]!, m[4]!] : undefined
 }

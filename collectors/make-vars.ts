@@ -19,7 +19,25 @@ export interface Expansion {
   unresolved?: string
   /** Variables referenced but never assigned in the makefiles (make reads them as empty). */
   undefinedVars: string[]
+  /**
+   * Set when the value depends on a variable whose value can't be known statically: one of
+   * make's built-in variables, or one assigned inside a conditional branch that was not decided.
+   */
+  uncertain?: boolean
 }
+
+/**
+ * Variables make defines itself (`make -p -f /dev/null`, origin "default" or "automatic"), plus the
+ * ones that depend on the command line: their value is not in the makefiles, so a conditional over
+ * them is not decided statically unless a makefile assigns them first.
+ */
+export const MAKE_BUILTIN_VARIABLES: ReadonlySet<string> = new Set([
+  'AR', 'ARFLAGS', 'AS', 'CC', 'CHECKOUT,v', 'CO', 'COFLAGS', 'CPP', 'CTANGLE', 'CWEAVE', 'CXX', 'F77', 'F77FLAGS', 'FC',
+  'GET', 'LD', 'LEX', 'LINT', 'M2C', 'MAKEINFO', 'OBJC', 'OUTPUT_OPTION', 'PC', 'RM', 'TANGLE', 'TEX', 'TEXI2DVI', 'WEAVE', 'YACC',
+  'MAKE', 'MAKE_COMMAND', 'MAKE_HOST', 'MAKE_VERSION', 'MAKEFILES', 'MAKEFLAGS', 'MFLAGS', 'MAKECMDGOALS', 'MAKELEVEL',
+  'MAKEFILE_LIST', 'MAKEOVERRIDES', 'CURDIR', 'SHELL', 'MAKESHELL', 'SUFFIXES', 'VPATH', 'GPATH',
+  '.FEATURES', '.VARIABLES', '.INCLUDE_DIRS', '.LOADED', '.LIBPATTERNS', '.SHELLFLAGS', '.DEFAULT_GOAL', '.RECIPEPREFIX',
+])
 
 /** GNU make's automatic variables, with their `D`/`F` forms: never user hints, never expanded. */
 export const AUTOMATIC_VARIABLES: ReadonlySet<string> = new Set(
@@ -28,7 +46,33 @@ export const AUTOMATIC_VARIABLES: ReadonlySet<string> = new Set(
 
 const NONE: string[] = []
 const MAX_DEPTH = 32
-const MAX_LENGTH = 1 << 20
+/** Characters one expansion may produce (MAX_EXPANSION). */
+export const MAX_EXPANSION = 1 << 20
+const MAX_LENGTH = MAX_EXPANSION
+/** Characters all expansions of one scan may produce together (MAX_TOTAL_EXPANSION): nested `$(foreach)` amplifies. */
+export const MAX_TOTAL_EXPANSION = 64 << 20
+
+/** Thrown through nested expansions when one grows past MAX_EXPANSION or the scan's total is spent. */
+class TooLarge extends Error {
+  constructor(readonly why: string) {
+    super(why)
+  }
+}
+const TOO_LARGE = `expansion is larger than ${MAX_EXPANSION} characters (MAX_EXPANSION)`
+/** Variable references and function calls all expansions of one scan may evaluate (MAX_EXPANSION_STEPS). */
+export const MAX_EXPANSION_STEPS = 5_000_000
+const MAX_STEPS = MAX_EXPANSION_STEPS
+const TOO_MUCH = `the makefiles' expansions add up to more than ${MAX_TOTAL_EXPANSION} characters or ${MAX_EXPANSION_STEPS} references (MAX_TOTAL_EXPANSION, MAX_EXPANSION_STEPS); the rest is not expanded`
+
+/** Joins with `sep`, throwing TooLarge before building a string past MAX_EXPANSION. */
+function joinBounded(items: readonly string[], sep = ' '): string {
+  let n = 0
+  for (const item of items) {
+    n += item.length + sep.length
+    if (n > MAX_LENGTH) throw new TooLarge(TOO_LARGE)
+  }
+  return items.join(sep)
+}
 
 /** Finds the index of the bracket closing the one at `open` (`(` or `{`), honoring nesting; -1 when unclosed. */
 export function closingBracket(text: string, open: number): number {
@@ -48,9 +92,11 @@ export class MakeVariables {
   readonly #wildcard: ((patterns: string[]) => string[]) | undefined
   readonly #cwd: string
   /** Expansions of recursive variables, valid until the next assignment changes any value. */
-  readonly #cache = new Map<string, { value: string; undefinedVars: string[] }>()
+  readonly #cache = new Map<string, { value: string; undefinedVars: string[]; uncertain: boolean }>()
   /** Inside `foreach`/`call`, where loop variables change under the cache. */
   #binding = 0
+  /** Names whose value is not known statically (see Expansion.uncertain). */
+  readonly #uncertain = new Set<string>(MAKE_BUILTIN_VARIABLES)
 
   /**
    * `wildcard` lists the files matching glob patterns, sorted, as `$(wildcard ...)` does (it only
@@ -79,9 +125,15 @@ export class MakeVariables {
     this.#generation++
   }
 
-  /** Records an assignment as make would (`=`, `:=`, `::=`, `:::=`, `?=`, `+=`, `!=`). */
-  assign(name: string, op: string, raw: string): void {
+  /**
+   * Records an assignment as make would (`=`, `:=`, `::=`, `:::=`, `?=`, `+=`, `!=`). `uncertain`:
+   * the line sits in a conditional branch that may or may not be read, so the value is a guess.
+   */
+  assign(name: string, op: string, raw: string, uncertain = false): void {
     const current = this.#vars.get(name)
+    // A plain `=` makes the value known (its references are checked when it expands); `:=` takes
+    // the certainty of what it expanded; `?=` and `+=` keep whatever was unknown about the old value.
+    let known: boolean | undefined = op === '=' ? true : op === '?=' && !current && !MAKE_BUILTIN_VARIABLES.has(name) ? true : undefined
     switch (op) {
       case '=':
         this.#set(name, { value: raw, flavor: 'recursive' })
@@ -89,12 +141,14 @@ export class MakeVariables {
       case ':=':
       case '::=': {
         const e = this.expand(raw)
+        known = !e.uncertain
         this.#set(name, { value: e.value, flavor: e.unresolved ? 'unknown' : 'simple' })
         break
       }
       case ':::=': {
         // Expanded now, then kept recursive with its dollars escaped (GNU make 4.4).
         const e = this.expand(raw)
+        known = !e.uncertain
         this.#set(name, { value: e.value.replace(/\$/g, '$$$$'), flavor: e.unresolved ? 'unknown' : 'recursive' })
         break
       }
@@ -105,6 +159,7 @@ export class MakeVariables {
         if (!current) this.#set(name, { value: raw, flavor: 'recursive' })
         else if (current.flavor === 'simple') {
           const e = this.expand(raw)
+          if (e.uncertain) known = false
           this.#set(name, { value: `${current.value} ${e.value}`, flavor: e.unresolved ? 'unknown' : 'simple' })
         } else this.#set(name, { value: `${current.value} ${raw}`, flavor: current.flavor })
         break
@@ -112,9 +167,13 @@ export class MakeVariables {
         // `!=` runs a shell command: its value is unknown here.
         this.#set(name, { value: '', flavor: 'unknown' })
     }
+    if (uncertain || known === false) this.#uncertain.add(name)
+    else if (known) this.#uncertain.delete(name)
   }
 
-  undefine(name: string): void {
+  undefine(name: string, uncertain = false): void {
+    if (uncertain) this.#uncertain.add(name)
+    else this.#uncertain.delete(name)
     this.#set(name, undefined)
   }
 
@@ -123,16 +182,56 @@ export class MakeVariables {
     this.#set(name, { value: '', flavor: 'unknown' })
   }
 
+  /**
+   * What `ifdef name` sees: whether the variable has a non-empty value (unexpanded, as make tests
+   * it), or undefined when that is not known statically. A variable no makefile assigned is
+   * undefined, as for a plain `make` in an environment that does not set it.
+   */
+  hasValue(name: string): boolean | undefined {
+    if (this.#uncertain.has(name)) return undefined
+    const v = this.#vars.get(name)
+    if (!v) return false
+    if (v.flavor === 'unknown') return undefined
+    return v.value !== ''
+  }
+
   /** The value of `name` as written, for `.RECIPEPREFIX`. */
   raw(name: string): string | undefined {
     return this.#vars.get(name)?.value
   }
 
+  /** The first expansion limit reached, for one diagnostic per scan. */
+  limitHit: string | undefined
+
+  /** Characters produced by expansions so far (MAX_TOTAL_EXPANSION). */
+  #spent = 0
+  /** References expanded so far (MAX_EXPANSION_STEPS). */
+  #steps = 0
+
   expand(text: string): Expansion {
     if (text.indexOf('$') === -1) return { value: text, undefinedVars: NONE }
     const out: Expansion = { value: '', undefinedVars: [] }
-    out.value = this.#expand(text, 0, out, new Set())
+    if (this.#spent > MAX_TOTAL_EXPANSION || this.#steps > MAX_STEPS) {
+      out.unresolved = this.limitHit ??= TOO_MUCH
+      return out
+    }
+    try {
+      out.value = this.#expand(text, 0, out, new Set())
+    } catch (error) {
+      if (!(error instanceof TooLarge)) throw error
+      this.limitHit ??= error.why
+      out.unresolved ??= error.why
+      out.value = ''
+    }
     return out
+  }
+
+  /** Counts what an expansion level produced, and stops the scan's expansions once the total is spent. */
+  #spend(text: string): string {
+    this.#spent += text.length
+    if (text.length > MAX_LENGTH) throw new TooLarge(TOO_LARGE)
+    if (this.#spent > MAX_TOTAL_EXPANSION) throw new TooLarge(TOO_MUCH)
+    return text
   }
 
   #expand(text: string, depth: number, out: Expansion, active: Set<string>): string {
@@ -170,15 +269,15 @@ export class MakeVariables {
         i = dollar + 2
       }
       result += this.#reference(ref, depth, out, active)
-      if (out.unresolved || result.length > MAX_LENGTH) {
-        out.unresolved ??= 'expansion is too large'
-        return ''
-      }
+      if (out.unresolved) return ''
+      if (result.length > MAX_LENGTH) throw new TooLarge(TOO_LARGE)
     }
-    return result
+    return this.#spend(result)
   }
 
   #reference(ref: string, depth: number, out: Expansion, active: Set<string>): string {
+    // Every reference is a step: `$(call f)` inside `f` twice doubles at each of 32 levels and produces nothing.
+    if (++this.#steps > MAX_STEPS) throw new TooLarge(TOO_MUCH)
     const fn = /^([a-z-]+)[ \t]/.exec(ref)
     if (fn) return this.#call(fn[1]!, ref.slice(fn[0].length), depth, out, active)
     // `$(VAR:a=b)`: a substitution reference (a colon outside nested references).
@@ -201,6 +300,7 @@ export class MakeVariables {
       out.unresolved ??= `automatic variable $(${name})`
       return ''
     }
+    if (this.#uncertain.has(name)) out.uncertain = true
     const v = this.#vars.get(name)
     if (!v) {
       if (!out.undefinedVars.includes(name)) out.undefinedVars.push(name)
@@ -218,6 +318,7 @@ export class MakeVariables {
     const cached = this.#binding === 0 ? this.#cache.get(name) : undefined
     if (cached) {
       for (const u of cached.undefinedVars) if (!out.undefinedVars.includes(u)) out.undefinedVars.push(u)
+      if (cached.uncertain) out.uncertain = true
       return cached.value
     }
     const inner: Expansion = { value: '', undefinedVars: [] }
@@ -225,11 +326,12 @@ export class MakeVariables {
     const value = this.#expand(v.value, depth + 1, inner, active)
     active.delete(name)
     for (const u of inner.undefinedVars) if (!out.undefinedVars.includes(u)) out.undefinedVars.push(u)
+    if (inner.uncertain) out.uncertain = true
     if (inner.unresolved) {
       out.unresolved ??= inner.unresolved
       return ''
     }
-    if (this.#binding === 0) this.#cache.set(name, { value, undefinedVars: inner.undefinedVars })
+    if (this.#binding === 0) this.#cache.set(name, { value, undefinedVars: inner.undefinedVars, uncertain: inner.uncertain === true })
     return value
   }
 
@@ -242,15 +344,21 @@ export class MakeVariables {
       case 'wildcard':
         if (!this.#wildcard) break
         return this.#wildcard(list(0)).join(' ')
-      case 'subst': return arg(2).split(arg(0)).join(arg(1))
+      case 'subst': {
+        const from = arg(0)
+        const to = arg(1)
+        const text = arg(2)
+        if (from === '') return text
+        return joinBounded(text.split(from), to)
+      }
       case 'patsubst': return patsubst(arg(0), arg(1), arg(2))
-      case 'strip': return list(0).join(' ')
+      case 'strip': return joinBounded(list(0))
       case 'findstring': return arg(1).includes(arg(0)) ? arg(0) : ''
       case 'filter':
       case 'filter-out': {
         const patterns = list(0)
         const keep = name === 'filter'
-        return list(1).filter((w) => patterns.some((p) => matchPattern(p, w) !== undefined) === keep).join(' ')
+        return joinBounded(list(1).filter((w) => patterns.some((p) => matchPattern(p, w) !== undefined) === keep))
       }
       case 'sort': return [...new Set(list(0))].sort().join(' ')
       case 'word': {
@@ -269,14 +377,14 @@ export class MakeVariables {
       case 'notdir': return list(0).map((w) => w.slice(w.lastIndexOf('/') + 1)).join(' ')
       case 'suffix': return list(0).map((w) => suffixOf(w)).filter((x) => x !== '').join(' ')
       case 'basename': return list(0).map((w) => w.slice(0, w.length - suffixOf(w).length)).join(' ')
-      case 'addsuffix': { const sfx = arg(0); return list(1).map((w) => w + sfx).join(' ') }
-      case 'addprefix': { const pfx = arg(0); return list(1).map((w) => pfx + w).join(' ') }
+      case 'addsuffix': { const sfx = arg(0); return joinBounded(list(1).map((w) => w + sfx)) }
+      case 'addprefix': { const pfx = arg(0); return joinBounded(list(1).map((w) => pfx + w)) }
       case 'join': {
         const a = list(0)
         const b = list(1)
-        return Array.from({ length: Math.max(a.length, b.length) }, (_, k) => (a[k] ?? '') + (b[k] ?? '')).join(' ')
+        return joinBounded(Array.from({ length: Math.max(a.length, b.length) }, (_, k) => (a[k] ?? '') + (b[k] ?? '')))
       }
-      case 'abspath': return list(0).map((w) => posix.resolve(this.#cwd, w)).join(' ')
+      case 'abspath': return joinBounded(list(0).map((w) => posix.resolve(this.#cwd, w)))
       case 'if': return arg(0).trim() !== '' ? arg(1) : this.#expand(raw.slice(2).join(','), depth + 1, out, active)
       case 'or': {
         for (let k = 0; k < raw.length; k++) { const v = arg(k); if (v.trim() !== '') return v }
@@ -290,10 +398,20 @@ export class MakeVariables {
       case 'foreach': {
         const variable = arg(0).trim()
         const body = raw.slice(2).join(',')
-        return this.#bind([variable], () => list(1).map((w) => {
-          this.#vars.set(variable, { value: w, flavor: 'simple' })
-          return this.#expand(body, depth + 1, out, active)
-        }).join(' '))
+        // Each round's output counts as it comes, so nested loops stop at the cap instead of after it.
+        return this.#bind([variable], () => {
+          const parts: string[] = []
+          let size = 0
+          for (const w of list(1)) {
+            this.#vars.set(variable, { value: w, flavor: 'simple' })
+            const part = this.#expand(body, depth + 1, out, active)
+            if (out.unresolved) return ''
+            size += part.length + 1
+            if (size > MAX_LENGTH) throw new TooLarge(TOO_LARGE)
+            parts.push(part)
+          }
+          return parts.join(' ')
+        })
       }
       case 'call': {
         const fnName = arg(0).trim()
@@ -375,11 +493,11 @@ function matchPattern(pattern: string, word: string): string | undefined {
 }
 
 function patsubst(pattern: string, replacement: string, text: string): string {
-  return words(text).map((w) => {
+  return joinBounded(words(text).map((w) => {
     const stem = matchPattern(pattern, w)
     if (stem === undefined) return w
     return pattern.includes('%') ? replacement.replace('%', stem) : replacement
-  }).join(' ')
+  }))
 }
 
 function suffixOf(word: string): string {

@@ -6,9 +6,12 @@
 import { join } from 'node:path'
 import { shellWord } from './shell-word.js'
 import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
-import { isDir, isFile, readText, relPosix } from './fs.js'
-import { parseMakefile, type ParsedMakefile } from './make-parse.js'
+import { isDir, pathExists, readText, relPosix } from './fs.js'
+import { COMPUTED_GOAL, parseMakefile, type ParsedMakefile } from './make-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
+
+/** The name of the recipe for plain `make` (the default goal); no target can have it. */
+export const DEFAULT_GOAL_NAME = '.DEFAULT_GOAL'
 
 /** The names GNU make looks for without `-f`, in its order. */
 export const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'] as const
@@ -17,7 +20,8 @@ export const MAKEFILE_NAMES = ['GNUmakefile', 'makefile', 'Makefile'] as const
 export function defaultMakefile(dir: string): string | undefined {
   for (const name of MAKEFILE_NAMES) {
     const path = join(dir, name)
-    if (isFile(path)) return path
+    // make takes the first name that exists; a FIFO or a device is then refused by readText, with a diagnostic.
+    if (pathExists(path) && !isDir(path)) return path
   }
   return undefined
 }
@@ -52,13 +56,30 @@ export const makeCollector: Collector = {
   collect(ctx: CollectContext): CollectorResult {
     const rootFile = defaultMakefile(ctx.root)
     if (!rootFile) return { recipes: [], diagnostics: [], files: [] }
-    const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText, exists: (p) => isFile(p) || isDir(p) })
+    const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText, exists: pathExists })
     const recipes: Recipe[] = []
     const relFiles = new Map<string, string>()
     const rel = (abs: string): string => {
       let r = relFiles.get(abs)
       if (r === undefined) relFiles.set(abs, (r = relPosix(ctx.root, abs)))
       return r
+    }
+    const goal = parsed.defaultGoal === undefined ? undefined : parsed.targets.find((t) => t.name === parsed.defaultGoal)
+    const shadowed = shadowingNames(ctx.root, rootFile)
+    if (parsed.defaultGoal !== undefined && shadowed.length === 0) {
+      const forwarded = parsed.hasDefaultRecipe && (!goal || (!goal.hasRecipe && goal.prerequisites.length === 0) || goal.prerequisites.some((p) => !parsed.targets.some((t) => t.name === p)))
+      recipes.push(createRecipe({
+        source: 'make',
+        runner: 'make',
+        name: DEFAULT_GOAL_NAME,
+        command: 'make',
+        cwd: '.',
+        description: `the default goal: plain \`make\` builds ${parsed.defaultGoal === COMPUTED_GOAL ? 'the first target (its name is computed at run time)' : `\`${parsed.defaultGoal}\``}${goal?.doc ? ` (${goal.doc})` : ''}${forwarded ? '; what has no rule here goes to the .DEFAULT rule\'s recipe' : ''}`,
+        file: rel(goal?.file ?? rootFile),
+        ...(goal ? { line: goal.line } : {}),
+        prerequisites: goal ? goal.prerequisites : [],
+        variables: goal ? goal.variables : [],
+      }))
     }
     for (const { target, description } of listedTargets(parsed)) {
       recipes.push(createRecipe({
@@ -81,7 +102,18 @@ export const makeCollector: Collector = {
       message: p.message,
       severity: p.severity,
     }))
-    for (const name of shadowingNames(ctx.root, rootFile)) {
+    const fatal = parsed.problems.find((p) => p.fatal)
+    if (fatal) {
+      // make stops while reading the makefile, before it runs anything: no target can run.
+      diagnostics.push(createDiagnostic({
+        source: 'make',
+        file: rel(fatal.file),
+        ...(fatal.line !== undefined ? { line: fatal.line } : {}),
+        message: `make refuses this makefile (it stops while reading ${rel(fatal.file)}${fatal.line !== undefined ? ` at line ${fatal.line}` : ''}), so none of its ${recipes.length} target${recipes.length === 1 ? '' : 's'} can run and none is listed; fix the error${parsed.problems.filter((p) => p.fatal).length === 1 ? '' : 's'} reported above`,
+      }))
+      recipes.length = 0
+    }
+    for (const name of shadowed) {
       diagnostics.unshift(createDiagnostic({
         source: 'make',
         file: name,

@@ -1,8 +1,9 @@
 /**
  * The scripts collector: package.json scripts of the root package and of every workspace package,
  * run by the project's package manager (`pnpm run build`) in the package's directory. Lifecycle
- * scripts (`preinstall`, `postinstall`, `prepare`, `pretest`, ...) are listed too: they are commands
- * the package declares, and running one by name is legitimate (VS Code lists them as well).
+ * scripts (`preinstall`, `postinstall`, `prepare`, ...) and `pre`/`post` hooks of other scripts are
+ * kept, marked with what they run around: running one by name is legitimate, but they are noise
+ * in an agent's tool list, so the table shows them with `--all` and the harness leaves them out.
  */
 import { join } from 'node:path'
 import type { ScriptsConfig } from '../src/config.js'
@@ -15,6 +16,30 @@ import type { Collector, CollectContext, CollectorResult } from './types.js'
 import { findWorkspacePackages, PNPM_WORKSPACE } from './workspaces.js'
 
 const SOURCE = 'scripts'
+
+/** Scripts the package manager runs itself around its own commands (npm docs, "Life Cycle Scripts"). */
+const LIFECYCLE: Record<string, string> = {
+  preinstall: 'before the package is installed', install: 'when the package is installed', postinstall: 'after the package is installed',
+  preuninstall: 'before the package is removed', uninstall: 'when the package is removed', postuninstall: 'after the package is removed',
+  preprepare: 'before prepare', prepare: 'on a local install and before pack or publish', postprepare: 'after prepare',
+  prepublish: 'before publish (and on install, in old npm)', prepublishOnly: 'before publish', publish: 'on publish', postpublish: 'after publish',
+  prepack: 'before a tarball is packed', postpack: 'after a tarball is packed',
+  preversion: 'before the version is bumped', version: 'after the version is bumped, before the commit', postversion: 'after the version is committed',
+  dependencies: 'after the dependencies change',
+}
+
+/** What a script runs around, when it is a hook: a lifecycle script, or `pre<x>`/`post<x>` beside a script `<x>`. */
+export function hookOf(name: string, scripts: ReadonlySet<string>): string | undefined {
+  // Most names start with neither `pre` nor `post`, nor are lifecycle names: one character decides.
+  const c = name.charCodeAt(0)
+  if (c !== 112 /* p */ && c !== 105 /* i */ && c !== 117 /* u */ && c !== 118 /* v */ && c !== 100 /* d */) return undefined
+  const lifecycle = Object.hasOwn(LIFECYCLE, name) ? LIFECYCLE[name] : undefined
+  if (lifecycle) return `lifecycle script: the package manager runs it ${lifecycle}`
+  const prefix = name.startsWith('pre') ? 'pre' : name.startsWith('post') ? 'post' : undefined
+  const base = prefix ? name.slice(prefix.length) : ''
+  if (base !== '' && scripts.has(base)) return `hook: runs ${prefix === 'pre' ? 'before' : 'after'} \`${base}\` whenever that script runs`
+  return undefined
+}
 
 function manifestFile(dir: string): string {
   return dir === '.' ? 'package.json' : `${dir}/package.json`
@@ -58,7 +83,9 @@ export const scriptsCollector: Collector<ScriptsConfig> = {
     for (const { dir, manifest } of packages) {
       const file = manifestFile(dir)
       const scope = dir === '.' ? undefined : manifest.name ?? dir
+      const names = new Set(manifest.scripts.map((sc) => sc.name))
       for (const script of manifest.scripts) {
+        const hook = hookOf(script.name, names)
         recipes.push(createRecipe({
           source: SOURCE,
           runner,
@@ -70,6 +97,7 @@ export const scriptsCollector: Collector<ScriptsConfig> = {
           line: script.line,
           ...(scope !== undefined ? { scope } : {}),
           ...(runner === 'npm' ? { argsSeparator: '--' } : {}),
+          ...(hook ? { hook } : {}),
         }))
       }
     }

@@ -9,6 +9,17 @@ import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, sep } from 'node:path'
 import type { Document, Node, Pair, YAMLMap } from 'yaml'
 import { yaml } from './lazy.js'
+import { isInside } from './fs.js'
+import { MAX_RECIPES, realRoot } from './guard.js'
+import { realpathSync } from 'node:fs'
+
+function realOf(path: string): string {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return path
+  }
+}
 
 /** The names go-task looks for, in its order (`DefaultTaskfiles` in go-task's `taskfile/taskfile.go`). */
 export const TASKFILE_NAMES = [
@@ -133,6 +144,11 @@ function commandTexts(cmds: unknown, out: string[]): void {
   }
 }
 
+/** Tasks the includes of one scan may produce (MAX_TASKS). */
+export const MAX_TASKS = MAX_RECIPES
+/** Include edges one scan merges (MAX_INCLUDE_EDGES). */
+export const MAX_INCLUDE_EDGES = 2_000
+
 export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResult {
   const maxDepth = options.maxDepth ?? 32
   const problems: TaskProblem[] = []
@@ -148,6 +164,24 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     const text = options.read(abs)
     if (text === undefined) return result
     files.push(abs)
+    const outside = !isInside(realOf(abs), realRoot(options.root))
+    const problemsBefore = problems.length
+    try {
+      loadInto(abs, text, result, stack)
+    } finally {
+      if (outside && problems.length > problemsBefore && problems.slice(problemsBefore).some((p) => p.file === abs && p.severity === 'error')) {
+        // Outside the root, a file go-task refuses lists nothing (its text must not become tasks):
+        // one diagnostic, at its first error.
+        const first = problems.slice(problemsBefore).find((p) => p.file === abs && p.severity === 'error')!
+        problems.splice(problemsBefore)
+        problems.push({ ...first, message: `this included Taskfile is outside the scanned directory and go-task refuses it: ${first.message}; none of its tasks are listed` })
+        result.length = 0
+      }
+    }
+    return result
+  }
+
+  const loadInto = (abs: string, text: string, result: TaskDef[], stack: string[]): TaskDef[] => {
     const lineCounter = new (yaml().LineCounter)()
     // The parser builds an Error per problem; their stack traces are never read, and on a badly
     // broken file capturing thousands of them dominates the cost.
@@ -155,8 +189,9 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     Error.stackTraceLimit = 0
     let doc: Document
     try {
-      // Duplicate keys are checked below: go-task accepts them in "tasks" and "includes" (its
-      // ordered maps keep the first position and the last value) and refuses them elsewhere.
+      // Duplicate keys are checked below with a set (the library's uniqueKeys compares each key with
+      // every earlier one of its map: 20,000 tasks took 18 s): go-task accepts them in "tasks" and
+      // "includes" (its ordered maps keep the first position and the last value) and refuses them elsewhere.
       doc = yaml().parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: false })
     } finally {
       Error.stackTraceLimit = stackTraceLimit
@@ -312,11 +347,23 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     return undefined
   }
 
+  // Every include copies the included tasks under its namespace, so a diamond of includes doubles
+  // them at each level: the copies and the include edges of one scan are bounded.
+  let made = 0
+  let edges = 0
+  const capped = (from: string, include: Include, message: string): void => {
+    if (!capReported) problems.push({ file: from, ...(include.line ? { line: include.line } : {}), severity: 'warning', message })
+    capReported = true
+  }
+  let capReported = false
+
   /** go-task's `Tasks.Merge`: adds an included Taskfile's tasks to the parent's list. */
   const merge = (into: TaskDef[], included: TaskDef[], include: Include, from: string): void => {
+    if (++edges > MAX_INCLUDE_EDGES) return capped(from, include, `the Taskfiles have more than ${MAX_INCLUDE_EDGES} includes (MAX_INCLUDE_EDGES); include "${include.namespace}" and the rest are not merged`)
     const names = new Set(into.map((t) => t.name))
     const ns = include.namespace
     for (const task of included) {
+      if (made >= MAX_TASKS) return capped(from, include, `the includes make more than ${MAX_TASKS} tasks (MAX_TASKS: a diamond of includes doubles them at every level); the rest are not listed`)
       if (include.excludes.includes(task.name)) continue
       const merged: TaskDef = { ...task, aliases: [...task.aliases], deps: [...task.deps], internal: task.internal || include.internal }
       if (!include.flatten) {
@@ -335,6 +382,7 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
       }
       names.add(merged.name)
       into.push(merged)
+      made++
     }
     // An included `default` task also answers to the bare namespace (and its aliases).
     if (!include.flatten && included.some((t) => t.name === 'default') && !names.has(ns) && !include.excludes.includes('default')) {

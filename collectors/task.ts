@@ -5,11 +5,24 @@
  */
 import { shellWord } from './shell-word.js'
 import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
-import { isDir, isFile, readText, relPosix } from './fs.js'
+import { isDir, pathExists, readFileText, relPosix } from './fs.js'
 import { pickTaskfile, readTaskfiles, TASKFILE_NAMES } from './task-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 
 export { TASKFILE_NAMES } from './task-parse.js'
+
+/**
+ * Largest Taskfile read (MAX_TASKFILE_BYTES): the YAML library takes about a second of CPU per MiB
+ * of tasks, in one call the scan's budget can't interrupt.
+ */
+export const MAX_TASKFILE_BYTES = 1024 * 1024
+const readTaskfile = (path: string): string | undefined => {
+  const r = readFileText(path, { maxBytes: MAX_TASKFILE_BYTES, limitName: 'MAX_TASKFILE_BYTES' })
+  return r.kind === 'text' ? r.text : undefined
+}
+
+/** go-task stats a name: anything there but a directory is taken (and readText refuses a FIFO or a device, with a diagnostic). */
+const isFile = (path: string): boolean => pathExists(path) && !isDir(path)
 
 /** The Taskfile `task` picks in `dir`, or undefined. */
 export function defaultTaskfile(dir: string): string | undefined {
@@ -29,7 +42,7 @@ export const taskCollector: Collector = {
       message: `${name} is a directory, and go-task takes it as the Taskfile and fails; rename it${rootFile ? ` (the tasks listed are ${relPosix(ctx.root, rootFile)}'s)` : ''}`,
     }))
     if (!rootFile) return { recipes: [], diagnostics: shadowed, files: [] }
-    const result = readTaskfiles(rootFile, { read: readText, isFile, isDir, root: ctx.root })
+    const result = readTaskfiles(rootFile, { read: readTaskfile, isFile, isDir, root: ctx.root })
     const relFiles = new Map<string, string>()
     const rel = (abs: string): string => {
       let r = relFiles.get(abs)

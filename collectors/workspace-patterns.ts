@@ -3,9 +3,10 @@
  * root (and refusing those that could leave it), the cheap forms read with one readdir, and
  * tinyglobby for the rest without letting it throw.
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs'
+import { readdirSync, type Dirent } from 'node:fs'
 import { join, posix } from 'node:path'
-import { tinyglobby } from './lazy.js'
+import { isDir, pathExists, resolveInsideRoot } from './fs.js'
+import { boundedGlob } from './globs.js'
 
 /**
  * A workspace pattern written in directory `base` (root-relative), as a pattern relative to the
@@ -28,25 +29,13 @@ export function rootRelativePattern(base: string, pattern: string): string | und
 }
 
 /**
- * tinyglobby's globSync over `patterns`, never throwing: a pattern it can't handle (it throws on
- * some, such as `....../package.json`) is left out and returned in `bad`.
+ * tinyglobby's globSync over `patterns` inside `root` (globs.ts: bounded patterns, each real
+ * directory listed once, never outside the root), never throwing: a pattern it can't handle or
+ * that is too complex is left out and returned in `bad`, with the reason in `reasons`.
  */
-export function globSafely(patterns: readonly string[], options: { cwd: string; ignore: string[] }): { files: string[]; bad: string[] } {
-  const opts = { ...options, expandDirectories: false, onlyFiles: true }
-  try {
-    return { files: tinyglobby().globSync([...patterns], opts), bad: [] }
-  } catch {
-    const files: string[] = []
-    const bad: string[] = []
-    for (const p of patterns) {
-      try {
-        files.push(...tinyglobby().globSync([p], opts))
-      } catch {
-        bad.push(p)
-      }
-    }
-    return { files: [...new Set(files)], bad }
-  }
+export function globSafely(patterns: readonly string[], options: { cwd: string; ignore: string[] }): { files: string[]; bad: string[]; reasons: Map<string, string> } {
+  const { files, bad } = boundedGlob(patterns, { ...options, root: options.cwd, insideRoot: true })
+  return { files, bad: bad.map((b) => b.pattern), reasons: new Map(bad.map((b) => [b.pattern, b.reason])) }
 }
 
 const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/
@@ -58,13 +47,18 @@ export function simplePattern(p: string): { prefix: string; star: boolean } | un
   return GLOB_SYNTAX.test(prefix) ? undefined : { prefix, star }
 }
 
-/** Whether `path` is a file, without the cost of an exception when it is missing (one call per package). */
+/**
+ * Whether something other than a directory is at `path` (one call per package). A FIFO or a
+ * device counts, so that reading it gives a diagnostic instead of the file looking absent.
+ */
 export function fileExists(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false
+  return pathExists(path) && !isDir(path)
 }
 
 export function childDirs(root: string, dir: string): string[] {
   let entries: Dirent[]
+  // A parent that is a link out of the root (`packages -> /etc`) is not listed at all.
+  if (!resolveInsideRoot(root, dir === '' ? '.' : dir).ok) return []
   try {
     entries = readdirSync(join(root, dir), { withFileTypes: true })
   } catch {

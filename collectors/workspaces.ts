@@ -6,13 +6,19 @@
  */
 import { join, posix } from 'node:path'
 import type { ScriptRunner } from '../src/config.js'
-import { readText } from './fs.js'
-import { picomatch } from './lazy.js'
+import { readText, resolveInsideRoot } from './fs.js'
+import { boundedMatcher, globTooComplex } from './globs.js'
 import { parsePnpmWorkspace } from './pnpm-workspace.js'
 import type { ManifestProblem, PackageManifest } from './scripts-manifest.js'
 import { childDirs, fileExists, globSafely, rootRelativePattern, simplePattern } from './workspace-patterns.js'
 
 export const PNPM_WORKSPACE = 'pnpm-workspace.yaml'
+/** Patterns read from one workspace file. */
+export const MAX_WORKSPACE_PATTERNS = 1_000
+
+function shorten(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text
+}
 
 export interface WorkspacePackage {
   /** POSIX directory relative to the scan root (never `.`: the root is not a workspace package). */
@@ -40,8 +46,10 @@ export interface WorkspaceMatch {
   readonly nested: Set<string>
   /** Patterns skipped because they reach outside the scan root. */
   readonly outside: string[]
-  /** Patterns the glob library could not read. */
+  /** Patterns the glob library could not read, or that are too complex to try. */
   readonly unreadable: string[]
+  /** Why, for the patterns refused as too complex. */
+  readonly reasons: Map<string, string>
 }
 
 /**
@@ -73,10 +81,13 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
   }
   const dirs = new Set<string>()
   const nested = new Set<string>()
-  if (positive.length === 0) return { dirs: [], nested, outside, unreadable }
+  const reasonsOut = new Map<string, string>()
+  if (positive.length === 0) return { dirs: [], nested, outside, unreadable, reasons: reasonsOut }
   // pnpm also skips bower_components (measured with pnpm 12); npm, yarn and bun don't.
   const skipped = pnpm ? ['node_modules', 'bower_components'] : ['node_modules']
-  const excluded = negative.length ? picomatch()(negative.map((p) => `${p}/package.json`)) : () => false
+  const exclusion = boundedMatcher(negative.map((p) => `${p}/package.json`))
+  unreadable.push(...exclusion.refused.map((p) => `!${p.slice(0, -'/package.json'.length)}`))
+  const excluded = negative.length ? exclusion.match : () => false
   const keep = (dir: string) => dir !== '.' && dir !== base && !dir.startsWith('/') && !dir.split('/').some((seg) => skipped.includes(seg)) && !excluded(`${dir}/package.json`)
 
   const globs: string[] = []
@@ -96,8 +107,13 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
   }
   if (globs.length > 0) {
     const ignore = skipped.map((name) => `**/${name}/**`)
-    const { files, bad } = globSafely(globs, { cwd: root, ignore })
-    unreadable.push(...new Set(bad.map((g) => g.slice(0, g.lastIndexOf('/')))))
+    const { files, bad, reasons } = globSafely(globs, { cwd: root, ignore })
+    for (const g of bad) {
+      const pattern = g.slice(0, g.lastIndexOf('/'))
+      if (!unreadable.includes(pattern)) unreadable.push(pattern)
+      const reason = reasons.get(g)
+      if (reason) reasonsOut.set(pattern, reason)
+    }
     for (const file of files) {
       const dir = posix.dirname(file)
       if (!keep(dir)) continue
@@ -105,7 +121,7 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
       else dirs.add(dir)
     }
   }
-  return { dirs: [...dirs], nested, outside, unreadable }
+  return { dirs: [...dirs], nested, outside, unreadable, reasons: reasonsOut }
 }
 
 /** Subdirectories (and symlinks, as globs follow them) of a root-relative directory, minus dot-directories. */
@@ -151,20 +167,34 @@ export function findWorkspacePackages(
       patterns = ws.manifest.workspaces
     }
     if (patterns === undefined || patterns.length === 0) continue
-    const { dirs, nested, outside, unreadable } = matchWorkspaceDirs(root, ws.dir, patterns, pnpm)
+    if (patterns.length > MAX_WORKSPACE_PATTERNS) {
+      // Bounded: each pattern costs at least a directory listing.
+      problems.push({ file: patternsFile, severity: 'warning', message: `${patterns.length} workspace patterns; only the first ${MAX_WORKSPACE_PATTERNS} are read (MAX_WORKSPACE_PATTERNS)` })
+      patterns = patterns.slice(0, MAX_WORKSPACE_PATTERNS)
+    }
+    const { dirs, nested, outside, unreadable, reasons } = matchWorkspaceDirs(root, ws.dir, patterns, pnpm)
     for (const pattern of unreadable) {
-      problems.push({ file: patternsFile, severity: 'warning', message: `workspace pattern "${pattern}" is not a glob command-scout can read, so it is skipped; write it as a directory path or a plain glob like packages/*` })
+      const why = reasons.get(pattern) ?? globTooComplex(pattern.replace(/^!/, ''))
+      problems.push({ file: patternsFile, severity: 'warning', message: `workspace pattern "${shorten(pattern)}" is not a glob command-scout can read${why ? ` (${why})` : ''}, so it is skipped; write it as a directory path or a plain glob like packages/*` })
     }
     for (const pattern of outside) {
-      problems.push({ file: patternsFile, severity: 'warning', message: `workspace pattern "${pattern}" could reach outside the scanned directory (it has "..", a leading "/" or a backslash), so it is not followed; scan the directory that holds those packages to list them` })
+      problems.push({ file: patternsFile, severity: 'warning', message: `workspace pattern "${shorten(pattern)}" could reach outside the scanned directory (it has "..", a leading "/" or a backslash), so it is not followed; scan the directory that holds those packages to list them` })
     }
-    for (const dir of dirs) {
+    for (const found of dirs) {
+      // Members count by real path, inside the root: a link out of it is refused, and two paths
+      // to one directory (`l1 -> .`, `pkgs -> packages`) give one package.
+      const inside = resolveInsideRoot(root, found)
+      if (!inside.ok) {
+        if (inside.why === 'outside' || inside.why === 'unreadable') problems.push({ file: patternsFile, severity: 'warning', message: `workspace member ${inside.message}; keep workspace packages inside the repository` })
+        continue
+      }
+      const dir = inside.rel
       if (seen.has(dir)) continue
       seen.add(dir)
       const manifest = load(dir)
       if (manifest === undefined) continue
       packages.push({ dir, manifest })
-      const hasYaml = nested.has(dir)
+      const hasYaml = nested.has(found) || nested.has(dir)
       if (hasYaml || (!pnpm && manifest.workspaces !== undefined)) queue.push({ dir, manifest, hasYaml })
     }
   }

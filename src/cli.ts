@@ -4,6 +4,7 @@
  * passes the command's own exit code through.
  */
 import { readFileSync } from 'node:fs'
+import { installPipeGuard } from './cli-process.js'
 import { describeError } from './cli/errors.js'
 import { UsageError, type CliIo, type SubcommandModule } from './cli/io.js'
 
@@ -23,7 +24,7 @@ interface Subcommand {
 
 /** Every subcommand, in the order the help lists them: add one by one entry and one module. */
 const SUBCOMMANDS: readonly Subcommand[] = [
-  { name: 'scan', usage: '[--root DIR] [--format table|json|markdown]', summary: 'List every command a repository declares. Diagnostics go to stderr.', load: () => import('./cli/scan.js') },
+  { name: 'scan', usage: '[--root DIR] [--format table|json|markdown] [--all]', summary: 'List every command a repository declares. Diagnostics go to stderr.', load: () => import('./cli/scan.js') },
   { name: 'docs', usage: '[--root DIR] [--output FILE]', summary: "Write COMMANDS.md (or --output FILE; '-' for stdout).", load: () => import('./cli/docs.js') },
   { name: 'run', usage: 'NAME [--timeout MS] [-- ARGS...]', summary: 'Run one command by tool name, name or runner:name; exits with its code.', load: () => import('./cli/run.js') },
   { name: 'recipes', usage: 'list|show|render|validate|skills ...', summary: 'Curated, risk-rated how-to recipes.', load: () => import('./cli/recipes.js') },
@@ -68,7 +69,8 @@ function defaultIo(): CliIo {
 }
 
 export async function main(argv: string[], partial: Partial<CliIo> = {}): Promise<number> {
-  const io: CliIo = { ...defaultIo(), ...partial }
+  const io: CliIo = { ...defaultIo(), realStreams: partial.stdout === undefined && partial.stderr === undefined, ...partial }
+  if (io.realStreams) installPipeGuard()
   const [command, ...rest] = argv
   try {
     if (command === undefined || command === '-h' || command === '--help' || command === 'help') {

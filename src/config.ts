@@ -46,6 +46,8 @@ export interface Config {
   exposure: Exposure
   /** With exposure auto, books larger than this get the dispatcher (default 40). */
   dispatcherThreshold: number
+  /** Offer lifecycle scripts and pre/post hooks as tools too (default false: they run around other commands). */
+  exposeHooks: boolean
 }
 
 export const DEFAULT_LOCKFILE_PRIORITY = ['pnpm-lock.yaml', 'yarn.lock', 'bun.lockb', 'bun.lock', 'package-lock.json']
@@ -71,6 +73,7 @@ export const DEFAULT_CONFIG: Readonly<Config> = deepFreeze({
   execution: { timeoutMs: 120_000 },
   exposure: 'auto',
   dispatcherThreshold: 40,
+  exposeHooks: false,
 })
 
 export class ConfigError extends Error {
@@ -88,6 +91,7 @@ export type ConfigInput = {
   execution?: Partial<Config['execution']>
   exposure?: Exposure
   dispatcherThreshold?: number
+  exposeHooks?: boolean
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -126,7 +130,7 @@ function pickInt(path: string, value: unknown, fallback: number, min: number): n
 export function normalizeConfig(input: unknown = {}): Config {
   if (input === undefined || input === null) input = {}
   if (!isObject(input)) throw new ConfigError('(root)', 'must be an object')
-  checkKeys('', input, ['root', 'collectors', 'naming', 'execution', 'exposure', 'dispatcherThreshold'])
+  checkKeys('', input, ['root', 'collectors', 'naming', 'execution', 'exposure', 'dispatcherThreshold', 'exposeHooks'])
   const d = DEFAULT_CONFIG
   if (input.root !== undefined && (typeof input.root !== 'string' || input.root === '')) {
     throw new ConfigError('root', 'must be a non-empty path')
@@ -168,6 +172,7 @@ export function normalizeConfig(input: unknown = {}): Config {
     execution: { timeoutMs: pickInt('execution.timeoutMs', execution.timeoutMs, d.execution.timeoutMs, 1) },
     exposure: pickEnum('exposure', input.exposure, EXPOSURES, d.exposure),
     dispatcherThreshold: pickInt('dispatcherThreshold', input.dispatcherThreshold, d.dispatcherThreshold, 0),
+    exposeHooks: pickBool('exposeHooks', input.exposeHooks, d.exposeHooks),
   }
 }
 

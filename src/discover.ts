@@ -3,12 +3,14 @@
  * Statically: nothing here runs repository code. A collector that fails unexpectedly
  * becomes a diagnostic, and the others go on.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs'
-import { delimiter, join, resolve } from 'node:path'
+import { existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { BUILTIN_COLLECTORS, type Collector } from '../collectors/index.js'
+import { runCollector } from '../collectors/run-collector.js'
 import { normalizeConfig, type Config, type ConfigInput } from './config.js'
 import { createDiagnostic, type Diagnostic, type Recipe } from './recipe.js'
 import { RecipeBook } from './recipe-book.js'
+import { INSTALL_HINTS, onPath } from './runners.js'
 
 export interface DiscoverResult {
   /** Absolute scan root. */
@@ -26,6 +28,8 @@ export interface DiscoverOptions {
   env?: NodeJS.ProcessEnv
   /** Warn about runners missing from PATH (default true); off for output that describes only the repository. */
   checkRunners?: boolean
+  /** Wall-clock budget of each collector in milliseconds (default 10 s); past it, what was found is kept. */
+  budgetMs?: number
 }
 
 export function discover(root = '.', config: ConfigInput | Config = {}, options: DiscoverOptions = {}): DiscoverResult {
@@ -44,7 +48,7 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
     const section = cfg.collectors[collector.configKey] ?? { enabled: true }
     if (!section.enabled) continue
     try {
-      const result = collector.collect({ root: absRoot, options: section })
+      const result = runCollector({ source: collector.source, root: absRoot, budgetMs: options.budgetMs }, () => collector.collect({ root: absRoot, options: section }))
       book.addAll(result.recipes)
       diagnostics.push(...result.diagnostics)
       for (const f of result.files) {
@@ -70,45 +74,7 @@ function isDirectory(path: string): boolean {
   }
 }
 
-const INSTALL_HINTS: Record<string, string> = {
-  make: 'install GNU make (apt-get install make)',
-  just: 'install just (npm i -g rust-just, or cargo install just)',
-  deno: 'install deno (npm i -g deno)',
-  cargo: 'install Rust with rustup',
-  task: 'install go-task (https://taskfile.dev/installation)',
-  pnpm: 'install pnpm (npm i -g pnpm, or corepack enable)',
-  yarn: 'install yarn (npm i -g yarn, or corepack enable)',
-  bun: 'install bun (npm i -g bun)',
-  npm: 'install Node.js with npm',
-  nx: 'install Nx in the workspace (npm i -D nx) or globally (npm i -g nx)',
-  mise: 'install mise (npm i -g @jdxcode/mise, or https://mise.jdx.dev)',
-  cmake: 'install CMake (apt-get install cmake)',
-  ctest: 'install CMake, which ships ctest (apt-get install cmake)',
-  cpack: 'install CMake, which ships cpack (apt-get install cmake)',
-  composer: 'install Composer (apt-get install composer php-cli)',
-  poe: 'install poethepoet (pipx install poethepoet)',
-  pdm: 'install pdm (pipx install pdm)',
-  hatch: 'install hatch (pipx install hatch)',
-  rye: 'install rye (https://rye.astral.sh)',
-  go: 'install Go (https://go.dev/dl, or apt-get install golang)',
-}
-
-/** Whether an executable is on PATH (no shell, no spawn). */
-export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : ['']
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue
-    for (const ext of exts) {
-      try {
-        accessSync(join(dir, command + ext), constants.X_OK)
-        return true
-      } catch {
-        // not here
-      }
-    }
-  }
-  return false
-}
+export { onPath }
 
 /** One warning per runner that is not on PATH: its recipes are listed but can't run here. */
 export function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEnv = process.env): Diagnostic[] {

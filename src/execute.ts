@@ -1,26 +1,43 @@
 /**
  * runCommand: runs one command line through the platform shell outside the harness (execa).
- * The shell leads its own process group, so a timeout or an abort stops the whole tree;
- * each stream is capped without stopping the command.
+ * The shell leads its own process group, and every process it starts carries a marker in its
+ * environment, so a timeout or an abort stops the whole tree: children that left the group with
+ * `setsid`, double-fork daemons that init adopted, and children that ignore SIGTERM (SIGKILL
+ * follows after a grace). Once the tree is killed, pipes a survivor might still hold are not
+ * waited on. Each stream is capped without stopping the command.
  */
+import { randomBytes } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
 import { execa } from 'execa'
 import pidtree from 'pidtree'
 
 export const DEFAULT_STREAM_LIMIT = 1024 * 1024
 /** How long a tree gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 2_000
+/** Environment variable whose value marks every process of one run (inherited through fork, setsid and double forks). */
+export const RUN_MARKER_VARIABLE = 'COMMAND_SCOUT_RUN_ID'
+/** After the final SIGKILL, how long the pipes get to close before they are abandoned. */
+const PIPE_LINGER_MS = 500
 
 export interface RunOptions {
   cwd?: string
   /** Hard budget; the tree is killed when it runs out (default 120 s). */
   timeoutMs?: number
   signal?: AbortSignal
+  /** Aborting this kills the tree at once with SIGKILL, grace or not (a second Ctrl-C). */
+  killSignal?: AbortSignal
   env?: NodeJS.ProcessEnv
   /** Bytes kept per stream (default 1 MiB); the rest is drained and counted. */
   maxBytes?: number
   /** Live output, for a CLI that streams. */
   onStdout?: (chunk: Buffer) => void
   onStderr?: (chunk: Buffer) => void
+  /**
+   * Live output with backpressure: while a sink's buffer is full, the command's stream is paused
+   * (so a slow reader slows the command instead of filling memory).
+   */
+  stdoutSink?: NodeJS.WritableStream
+  stderrSink?: NodeJS.WritableStream
   /** Standard input: ignored by default; `inherit` for an interactive CLI run. */
   stdin?: 'ignore' | 'inherit'
 }
@@ -66,8 +83,40 @@ function shellArgv(command: string): [string, string[]] {
   return ['/bin/sh', ['-c', command]]
 }
 
+/**
+ * Processes whose environment carries `marker` (Linux: /proc/<pid>/environ). This finds what the
+ * process table's parent links no longer show: a double-fork daemon belongs to init, a setsid
+ * child to another session, yet both inherited the environment. Written by hand: no maintained
+ * library finds processes by environment. Other systems return [] (pidtree covers descendants).
+ */
+export function markedProcesses(marker: string): number[] {
+  if (process.platform !== 'linux') return []
+  const needle = Buffer.from(`\0${RUN_MARKER_VARIABLE}=${marker}\0`)
+  const first = Buffer.from(`${RUN_MARKER_VARIABLE}=${marker}\0`)
+  const found: number[] = []
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc')
+  } catch {
+    return found
+  }
+  for (const name of entries) {
+    const c = name.charCodeAt(0)
+    if (c < 48 || c > 57) continue
+    const pid = Number(name)
+    if (pid === process.pid) continue
+    try {
+      const env = readFileSync(`/proc/${name}/environ`)
+      if (env.includes(needle) || env.subarray(0, first.length).equals(first)) found.push(pid)
+    } catch {
+      // gone, or another user's process
+    }
+  }
+  return found
+}
+
 /** Signals a process group and every descendant found by walking the process table. */
-export async function killTree(pid: number, signal: NodeJS.Signals): Promise<void> {
+export async function killTree(pid: number, signal: NodeJS.Signals, marker?: string): Promise<void> {
   let descendants: number[] = []
   try {
     descendants = await pidtree(pid)
@@ -84,6 +133,7 @@ export async function killTree(pid: number, signal: NodeJS.Signals): Promise<voi
   if (process.platform !== 'win32') tryKill(-pid)
   tryKill(pid)
   for (const child of descendants) tryKill(child)
+  if (marker) for (const p of markedProcesses(marker)) tryKill(p)
 }
 
 export async function runCommand(command: string, options: RunOptions = {}): Promise<RunResult> {
@@ -92,56 +142,106 @@ export async function runCommand(command: string, options: RunOptions = {}): Pro
   const out = new CappedBuffer(limit)
   const err = new CappedBuffer(limit)
   const [file, args] = shellArgv(command)
+  const marker = randomBytes(12).toString('hex')
   const child = execa(file, args, {
     cwd: options.cwd,
-    env: options.env,
-    extendEnv: options.env === undefined,
+    env: { ...(options.env ?? process.env), [RUN_MARKER_VARIABLE]: marker },
+    extendEnv: false,
     stdin: options.stdin ?? 'ignore',
     buffer: false,
     reject: false,
     detached: process.platform !== 'win32',
     windowsVerbatimArguments: process.platform === 'win32',
   })
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out.push(chunk)
-    options.onStdout?.(chunk)
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    err.push(chunk)
-    options.onStderr?.(chunk)
-  })
+  const forward = (stream: NodeJS.ReadableStream | null | undefined, capped: CappedBuffer, onChunk?: (chunk: Buffer) => void, sink?: NodeJS.WritableStream) => {
+    if (!stream) return
+    stream.on('data', (chunk: Buffer) => {
+      capped.push(chunk)
+      onChunk?.(chunk)
+      if (sink && sink.write(chunk) === false && !(sink as { destroyed?: boolean }).destroyed) {
+        stream.pause()
+        sink.once('drain', () => stream.resume())
+      }
+    })
+  }
+  forward(child.stdout, out, options.onStdout, options.stdoutSink)
+  forward(child.stderr, err, options.onStderr, options.stderrSink)
 
   let killed = false
   let timedOut = false
+  let forced = false
   let escalation: NodeJS.Timeout | undefined
+  let releasePipes: () => void = () => {}
+  const abandoned = new Promise<'abandoned'>((resolve) => {
+    releasePipes = () => resolve('abandoned')
+  })
+  const pid = child.pid
+  /** SIGKILL sweeps until no process of the run is left (a fork can race a sweep), then the pipes go. */
+  const finish = async () => {
+    if (pid === undefined) return
+    for (let round = 0; round < 5; round++) {
+      await killTree(pid, 'SIGKILL', marker)
+      if (markedProcesses(marker).length === 0) break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    setTimeout(releasePipes, PIPE_LINGER_MS).unref()
+  }
   const stop = (why: 'timeout' | 'abort') => {
-    if (killed || child.pid === undefined) return
+    if (killed || pid === undefined) return
     killed = true
     timedOut = why === 'timeout'
-    const pid = child.pid
-    void killTree(pid, 'SIGTERM')
-    escalation = setTimeout(() => void killTree(pid, 'SIGKILL'), KILL_GRACE_MS)
+    void killTree(pid, 'SIGTERM', marker)
+    escalation = setTimeout(() => void finish(), KILL_GRACE_MS)
     escalation.unref()
+  }
+  const force = () => {
+    if (pid === undefined || forced) return
+    if (!killed) killed = true
+    forced = true
+    if (escalation) clearTimeout(escalation)
+    void finish()
   }
   const timeoutMs = options.timeoutMs ?? 120_000
   const timer = setTimeout(() => stop('timeout'), timeoutMs)
   const onAbort = () => stop('abort')
   if (options.signal?.aborted) onAbort()
   else options.signal?.addEventListener('abort', onAbort, { once: true })
+  if (options.killSignal?.aborted) force()
+  else options.killSignal?.addEventListener('abort', force, { once: true })
 
-  const result = await child
+  // The shell's own exit, whether or not its pipes close: a daemon may hold them for ever.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }))
+  })
+  const outcome = await Promise.race([child, abandoned])
   clearTimeout(timer)
   options.signal?.removeEventListener('abort', onAbort)
-  if (killed && child.pid !== undefined) {
-    // The shell is gone, but a grandchild of the group may still be in its grace period.
-    await killTree(child.pid, 'SIGKILL')
+  options.killSignal?.removeEventListener('abort', force)
+  if (killed && pid !== undefined && !forced) {
+    // The shell is gone, but a process of the run may still be in its grace period.
+    if (escalation) clearTimeout(escalation)
+    await finish()
   }
   if (escalation) clearTimeout(escalation)
-  const exitCode = typeof result.exitCode === 'number' ? result.exitCode : null
+  let exitCode: number | null
+  let failed = false
+  let failure = ''
+  if (outcome === 'abandoned') {
+    // Every process of the run got SIGKILL; what still holds a pipe is not ours to wait for.
+    child.stdout?.destroy()
+    child.stderr?.destroy()
+    const exit = await Promise.race([exited, new Promise<{ code: null; signal: null }>((r) => setTimeout(() => r({ code: null, signal: null }), PIPE_LINGER_MS).unref())])
+    exitCode = exit.code
+    void child.catch(() => {})
+  } else {
+    exitCode = typeof outcome.exitCode === 'number' ? outcome.exitCode : null
+    failed = outcome.failed && exitCode === null && !killed && outcome.signal === undefined
+    failure = outcome.shortMessage ?? outcome.message ?? ''
+  }
   let stderr = err.text()
-  if (result.failed && exitCode === null && !killed && result.signal === undefined) {
+  if (failed) {
     // The shell itself could not start (missing cwd, for example).
-    stderr = `${stderr}${stderr ? '\n' : ''}${result.shortMessage ?? result.message}`
+    stderr = `${stderr}${stderr ? '\n' : ''}${failure}`
   }
   if (timedOut) stderr = `${stderr}${stderr ? '\n' : ''}[killed: timed out after ${timeoutMs} ms]`
   else if (killed) stderr = `${stderr}${stderr ? '\n' : ''}[killed: cancelled]`

@@ -10,3 +10,9 @@ export { renderJson, renderMarkdown, scanReport, type ScanReport } from './rende
 export { renderTable, displayWidth, truncateToWidth, type TableOptions } from './table.js'
 export { normalizeConfig, DEFAULT_CONFIG, ConfigError, type Config, type ConfigInput } from './config.js'
 export { BUILTIN_COLLECTORS, type Collector, type CollectContext, type CollectorResult } from '../collectors/index.js'
+export {
+  offeredRecipes, effectiveExposure, estimatedToolTokens, recipeToolDescription, missingRunnerNote,
+  TOOLS_TOKEN_BUDGET, CHARS_PER_TOKEN, planTools, type ExposureOptions, type PlannedTool,
+} from './exposure.js'
+export { dispatchTasks, dispatcherDescription, resolveOp, taskToken, DispatchError, PROMPT_TASK_CHARS, type DispatchTask } from './exposure.js'
+export { missingExecutable, missingRunnerMessage, INSTALL_HINTS } from './runners.js'

@@ -45,10 +45,16 @@ export interface Recipe {
   /** Inserted between the command and extra arguments (`--` for `npm run`). */
   readonly argsSeparator?: string
   /**
-   * True when the manifest declares no such command and the runner provides it for what the
-   * manifest is (`go build ./...` of a Go module); absent for declared commands.
+   * True when no line of the manifest declares it and the runner provides it for what the manifest
+   * is (`go build ./...` for a Go module, `cargo build` for a Cargo.toml); absent for declared commands.
    */
-  readonly implied?: boolean
+  readonly implied?: true
+  /**
+   * It runs around other commands rather than on its own (an npm lifecycle script such as
+   * `postinstall`, or `prebuild` beside `build`): what it runs around. Listed with `--all`, not
+   * offered as a harness tool unless configured.
+   */
+  readonly hook?: string
 }
 
 /** What a collector supplies; everything optional has a default. */
@@ -68,6 +74,7 @@ export interface RecipeInput {
   aliases?: readonly string[]
   argsSeparator?: string
   implied?: boolean
+  hook?: string
   id?: string
 }
 
@@ -126,6 +133,7 @@ export function createRecipe(input: RecipeInput): Recipe {
   recipe.aliases = frozenCopy(input.aliases)
   if (input.argsSeparator) recipe.argsSeparator = input.argsSeparator
   if (input.implied) recipe.implied = true
+  if (input.hook) recipe.hook = input.hook
   return Object.freeze(recipe)
 }
 

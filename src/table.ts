@@ -50,6 +50,8 @@ function padToWidth(text: string, width: number): string {
 export interface TableOptions {
   /** Terminal width in columns; undefined means no limit (a pipe). */
   width?: number
+  /** Show lifecycle scripts and pre/post hooks too (`scan --all`). */
+  all?: boolean
 }
 
 /**
@@ -85,15 +87,19 @@ export function renderColumns(
  * terminal, DESCRIPTION shrinks first, then COMMAND, never below a readable minimum.
  */
 export function renderTable(report: ScanReport, options: TableOptions = {}): string {
-  if (report.recipes.length === 0) return 'No commands found.\n'
-  const showDir = report.recipes.some((r) => r.cwd !== '.')
+  // Hooks (npm lifecycle scripts, pre/post scripts) run around other commands: shown with --all.
+  const recipes = options.all ? report.recipes : report.recipes.filter((r) => r.hook === undefined)
+  const hidden = report.recipes.length - recipes.length
+  const more = hidden > 0 ? `(${hidden} lifecycle script${hidden === 1 ? '' : 's'} and hooks not shown; --all lists them)\n` : ''
+  if (recipes.length === 0) return report.recipes.length === 0 ? 'No commands found.\n' : `No commands found besides hooks.\n${more}`
+  const showDir = recipes.some((r) => r.cwd !== '.')
   const headers = ['TOOL', 'SOURCE', ...(showDir ? ['DIR'] : []), 'COMMAND', 'DESCRIPTION']
-  const rows = report.recipes.map((r) => [
+  const rows = recipes.map((r) => [
     r.tool,
     r.source,
     ...(showDir ? [r.cwd] : []),
     oneLine(r.command),
     oneLine(r.description),
   ])
-  return renderColumns(headers, rows, options)
+  return `${renderColumns(headers, rows, options)}${more}`
 }

@@ -1,11 +1,12 @@
 /** `command-scout docs`: COMMANDS.md, the repository's commands as a committed document. */
-import { existsSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { discover, missingRunners } from '../discover.js'
 import { renderDiagnostics, renderMarkdown, scanReport } from '../render.js'
 import { CliFailure, UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
 import { rootProblem } from './root.js'
+import { SafeWriteError, writeFileSafely, type SafeWriteResult } from '../safe-write.js'
 
 export const help = `command-scout docs: write COMMANDS.md, the commands a repository declares
 
@@ -42,8 +43,9 @@ export function run(argv: string[], io: CliIo): number {
   else {
     const target = resolve(io.cwd, output)
     checkWritable(target)
-    writeFileSync(target, text)
-    io.stdout(`Wrote ${target} (${report.recipes.length} command${report.recipes.length === 1 ? '' : 's'})\n`)
+    // Through a temporary file and a rename: never through a link the repository planted.
+    const written = writeSafely(target, text)
+    io.stdout(`Wrote ${target} (${report.recipes.length} command${report.recipes.length === 1 ? '' : 's'})${written.replacedLink ? '; it was a symbolic link, which is now replaced by the file' : ''}\n`)
   }
   const runners = missingRunners(result.book.entries()).map((d) => ({ ...d, line: d.line ?? null }))
   const diagnostics = [...report.diagnostics, ...runners]
@@ -56,5 +58,14 @@ function checkWritable(target: string): void {
   const dir = dirname(target)
   if (!existsSync(dir)) throw new CliFailure(`can't write ${target}: the directory ${dir} does not exist`)
   if (!statSync(dir).isDirectory()) throw new CliFailure(`can't write ${target}: ${dir} is not a directory`)
-  if (existsSync(target) && statSync(target).isDirectory()) throw new CliFailure(`can't write ${target}: it is a directory`)
+}
+
+/** writeFileSafely, its refusals (a directory, a FIFO at the target) as one-line failures. */
+function writeSafely(target: string, text: string): SafeWriteResult {
+  try {
+    return writeFileSafely(target, text)
+  } catch (error) {
+    if (error instanceof SafeWriteError) throw new CliFailure(error.message)
+    throw error
+  }
 }

@@ -6,6 +6,8 @@ export interface CliIo {
   /** Terminal width, undefined when stdout is not a terminal. */
   columns?: number
   cwd: string
+  /** Whether stdout and stderr are the process's own (then `run` streams with backpressure). */
+  realStreams?: boolean
 }
 
 /** A mistake in the command line: exit 2, with a pointer to the help of `command` (e.g. `scan`). */

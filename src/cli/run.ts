@@ -1,8 +1,10 @@
 /** `command-scout run NAME`: runs one discovered command in its directory, streaming its output. */
 import { resolve } from 'node:path'
 import { quote } from 'shell-quote'
+import { EXIT_BROKEN_PIPE, outputOptions, watchRun } from '../cli-process.js'
 import { discover } from '../discover.js'
 import { commandWithArgs } from '../recipe.js'
+import { missingExecutable, missingRunnerMessage } from '../runners.js'
 import { findRecipe, RecipeNotFound } from './find-recipe.js'
 import { UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
@@ -25,7 +27,8 @@ Examples:
   command-scout run make_build -- VERSION=2.0
   command-scout run pnpm:test --timeout 600000
 
-Exit codes: the command's own; 124 timed out, 130 interrupted, 2 usage error.
+Exit codes: the command's own; 127 its runner is not installed, 124 timed out, 130 interrupted
+(143 SIGTERM, 129 SIGHUP; a second signal kills at once), 141 stdout closed, 2 usage error.
 `
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
@@ -44,42 +47,41 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const recipe = await find(() => findRecipe(result, config.naming.style, positionals[0]!), io)
   const command = commandWithArgs(recipe, extra.length ? quote(extra) : '')
   const cwd = resolve(result.root, recipe.cwd)
+  // A missing runner gets its name and how to install it rather than the shell's "not found" (127 all the same).
+  const missing = missingExecutable(recipe.command)
+  if (missing) return io.stderr(`command-scout: ${missingRunnerMessage(missing, command)}\n`), 127
   const budget = timeoutMs ?? config.execution.timeoutMs
   const where = recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''
   io.stderr(`$ ${command}${where}${timeoutMs !== undefined ? `   [timeout ${formatMs(budget)}]` : ''}\n`)
   // Loaded here so that scan and docs don't pay for execa's import.
   const { runCommand } = await import('../execute.js')
-  const controller = new AbortController()
-  const onSignal = () => controller.abort()
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
+  const control = watchRun()
   // A closing message must start on its own line even when the output did not end with one.
   let atLineStart = true
-  const track = (write: (t: string) => void) => (chunk: Buffer) => {
-    const text = chunk.toString()
-    if (text) atLineStart = text.endsWith('\n')
-    write(text)
+  const observe = (chunk: Buffer) => {
+    if (chunk.length) atLineStart = chunk[chunk.length - 1] === 0x0a
   }
   try {
     const run = await runCommand(command, {
       cwd,
       timeoutMs: budget,
-      signal: controller.signal,
+      signal: control.signal,
+      killSignal: control.killSignal,
       stdin: 'inherit',
-      onStdout: track(io.stdout),
-      onStderr: track(io.stderr),
+      ...outputOptions(io, io.realStreams === true, control, observe),
     })
+    // stdout's reader went away (`run x | head`): the command was stopped; nothing more to say.
+    if (control.brokenPipe) return EXIT_BROKEN_PIPE
     const newline = atLineStart ? '' : '\n'
     if (run.timedOut) {
       io.stderr(`${newline}command-scout: timed out after ${formatMs(budget)}: \`${command}\` and its children were killed (exit 124); ${budget < 1000 ? '--timeout counts milliseconds' : 'raise --timeout MS if it needs longer'}\n`)
       return 124
     }
-    if (run.killed) return io.stderr(`${newline}command-scout: interrupted; \`${command}\` and its children were stopped\n`), 130
+    if (run.killed) return io.stderr(`${newline}command-scout: interrupted; \`${command}\` and its children were stopped\n`), control.exitCode() ?? 130
     if (run.exitCode === null) return io.stderr(`${newline}command-scout: \`${command}\` ended by a signal\n`), 1
     return run.exitCode
   } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    control.dispose()
   }
 }
 

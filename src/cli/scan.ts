@@ -9,7 +9,7 @@ const FORMATS = ['table', 'json', 'markdown']
 
 export const help = `command-scout scan: list every command a repository declares
 
-Usage: command-scout scan [--root DIR] [--format table|json|markdown] [options]
+Usage: command-scout scan [--root DIR] [--format table|json|markdown] [--all] [options]
 
 Reads Makefiles, package.json scripts (npm, yarn, pnpm, bun, with workspaces), justfiles, deno
 tasks, Cargo targets and Taskfiles; never runs them. Problems in those files are diagnostics on
@@ -17,6 +17,8 @@ stderr with file and line; they don't fail the scan.
 
 Options:
   -f, --format FMT      table (default; fits the terminal), json (one object) or markdown
+      --all             table: also npm lifecycle scripts and pre/post hooks (JSON always
+                        lists them, marked "hook")
 ${COMMON_HELP}
 
 Examples:
@@ -27,7 +29,7 @@ Exit codes: 0 success (diagnostics included), 1 the root can't be scanned, 2 usa
 `
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions(argv, { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' } }, 'scan')
+  const { values, positionals } = parseOptions(argv, { ...COMMON_OPTIONS, format: { type: 'string', short: 'f' }, all: { type: 'boolean' } }, 'scan')
   if (values.help) return io.stdout(help), 0
   if (positionals.length) throw new UsageError(`scan takes no arguments (got ${positionals.join(' ')}); use --root DIR`, 'scan')
   const format = (values.format as string | undefined) ?? 'table'
@@ -43,7 +45,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   if (format === 'json') io.stdout(renderJson(report))
   else if (format === 'markdown') io.stdout(renderMarkdown(report))
-  else io.stdout((await import('../table.js')).renderTable(report, { width: io.columns }))
+  else io.stdout((await import('../table.js')).renderTable(report, { width: io.columns, all: values.all === true }))
   if (report.diagnostics.length) io.stderr(renderDiagnostics(report.diagnostics))
   return 0
 }

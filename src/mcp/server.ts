@@ -22,7 +22,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { BUILTIN_COLLECTORS } from '../../collectors/index.js'
 import type { Config } from '../config.js'
 import { runCommand, type RunResult } from '../execute.js'
-import { ARGS_DESCRIPTION, confirmationReason, OP_DESCRIPTION, plannedCommand, planTools, renderRun, toolValue, type PlannedTool } from '../exposure.js'
+import { ARGS_DESCRIPTION, confirmationReason, missingRunnerRefusal, OP_DESCRIPTION, plannedCommand, planTools, renderRun, toolValue, type PlannedTool } from '../exposure.js'
 import { bookCollector, LiveBook } from '../plugin/live-book.js'
 import { DispatchError, dispatchTasks, resolveOp } from '../plugin/dispatcher.js'
 import { confirmationReason as recipeConfirmation, paramsOf } from '../curated/confirm.js'
@@ -249,6 +249,9 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
       }
     }
     const { recipe, command } = target!
+    // A runner that is not installed can't run it, confirmed or not: say which and how to install it.
+    const missing = missingRunnerRefusal(recipe, command)
+    if (missing) return textResult(`Not run: ${missing}.`, true)
     const reason = confirmationReason(recipe, command)
     if (reason && args.confirm !== true) {
       return textResult(`Not run: ${reason}. A command that deletes, publishes or deploys runs only with a person's consent: ask the user, and call again with "confirm": true once they agreed.`, true)

@@ -11,10 +11,11 @@ import type {} from '@deepseek-ai/dsh-shell'
 import type { Config } from '../config.js'
 import type { Diagnostic, Recipe } from '../recipe.js'
 import type { RecipeBook } from '../recipe-book.js'
-import { confirmationReason, plannedCommand, planTools, type PlannedTool } from '../exposure.js'
-import { askBeforeRunning } from './approval.js'
+import { confirmationNeed, plannedCommand, planTools, type PlannedTool } from '../exposure.js'
+import { askBeforeRunning, type ApprovalNeed } from './approval.js'
 import { LiveBook } from './live-book.js'
 import { RecipeBookService, type BookCollector } from './recipes.js'
+import { classifyCommandRisk, classifyRecipeRisk, simpleCommandArgv } from './risk.js'
 import { AdapterConfig, normalizeAdapterConfig } from './schema.js'
 import { runInHarnessShell } from './shell-run.js'
 import { harnessTool, type RunRecipe } from './tools.js'
@@ -70,13 +71,48 @@ class RecipeTools {
     }
   }
 
-  /** Why a call of one of our tools needs approval, if it does. */
-  approvalReason(exec: Readonly<ToolExecution>): string | undefined {
+  /** Why a call needs approval, if it does: one of our tools, or `bash` running a destructive command. */
+  approvalReason(exec: Readonly<ToolExecution>): ApprovalNeed | undefined {
+    if (exec.name === 'bash' && !this.registered.has('bash')) return this.bashApproval(exec.arguments)
     const reg = this.registered.get(exec.name)
     if (!reg) return undefined
     const target = plannedCommand(reg.tool, exec.arguments)
     if (!target) return undefined // an op that doesn't resolve fails in execute with the task list
-    return confirmationReason(target.recipe, target.command)
+    return confirmationNeed(target.recipe, target.command)
+  }
+
+  /**
+   * The same check for the built-in `bash`: a destructive recipe invoked by its runner command
+   * (`make nuke`, `cd web && npm run wipe`), or a command line the classifier finds destructive.
+   */
+  bashApproval(args: unknown): ApprovalNeed | undefined {
+    const command = (args as { command?: unknown })?.command
+    if (typeof command !== 'string' || command.trim() === '') return undefined
+    const lines = simpleCommandArgv(command)
+    for (const { recipe, invocation, reason } of this.destructiveRecipes()) {
+      if (lines.some((argv) => invocation.every((word, k) => argv[k] === word))) {
+        return { command, reason: `runs the project's ${recipe.source} recipe \`${recipe.command}\`, which ${reason}` }
+      }
+    }
+    const risk = classifyCommandRisk(command)
+    return risk.destructive ? { command, reason: risk.reason! } : undefined
+  }
+
+  #destructive: { book: RecipeBook; list: Array<{ recipe: Recipe; invocation: string[]; reason: string }> } | undefined
+
+  /** The book's destructive recipes with their runner invocation, classified once per book. */
+  destructiveRecipes(): Array<{ recipe: Recipe; invocation: string[]; reason: string }> {
+    const book = this.live.book()
+    if (this.#destructive?.book !== book) {
+      const list = []
+      for (const recipe of book.entries()) {
+        const risk = classifyRecipeRisk(recipe, recipe.command)
+        const invocation = risk.destructive ? simpleCommandArgv(recipe.command)[0] : undefined
+        if (invocation?.length) list.push({ recipe, invocation, reason: risk.reason! })
+      }
+      this.#destructive = { book, list }
+    }
+    return this.#destructive.list
   }
 
   disposeAll(): void {

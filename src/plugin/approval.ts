@@ -1,24 +1,72 @@
 /**
- * Risk reaches the harness's approval: a `tools/pre-execute` listener that answers `ask` with a
- * reason for the calls `decide` names, so the harness's approval service (or policy) decides.
- * Without an approval service an `ask` is refused with the reason.
+ * Risk reaches a person: a `tools/pre-execute` listener that, for the calls `decide` names, asks
+ * the harness's approval service itself, so that a refusal can explain what the command does,
+ * why it needs approval and how a person allows it (the registry's own refusal when no one can
+ * answer, "requires approval, but no approval channel is available", says none of that).
+ * Without an approval service the answer is `ask` with that explanation, which the harness turns
+ * into a refusal carrying it.
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-tools'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 
-/** The reason a call needs approval, or undefined to let it through untouched. */
-export type ApprovalRule = (exec: Readonly<ToolExecution>) => string | undefined
+/** Why a call needs a person's approval. */
+export interface ApprovalNeed {
+  /** The command line that would run. */
+  command: string
+  /** What it does and why that is destructive, as the classifier says it (`the task "nuke" deletes ...`). */
+  reason: string
+}
+
+/**
+ * The approval a call needs, or undefined to let it through untouched. A plain string is a
+ * reason handed to the harness's own approval as is (`ask`), without the explained refusal.
+ */
+export type ApprovalRule = (exec: Readonly<ToolExecution>) => ApprovalNeed | string | undefined
+
+type Outcome = 'allowed-once' | 'rejected' | 'cancelled' | 'unavailable'
+interface ApprovalService {
+  request(req: { agent: unknown; toolName: string; callId: string; reason?: string; signal?: AbortSignal }): Promise<Outcome>
+}
+
+/** The reason shown to the person asked. */
+export function askText(need: ApprovalNeed): string {
+  return `\`${need.command}\` ${need.reason}`
+}
+
+/** What the model learns when the command was not run: what, why, and how a person allows it. */
+export function refusalText(need: ApprovalNeed, why: string): string {
+  return [
+    `\`${need.command}\` was not run: ${why}.`,
+    `What it does: ${need.reason}.`,
+    'Why it needs approval: it is destructive (it deletes, overwrites, publishes or deploys something that may not be undone), so it runs only after a person approves it.',
+    `How to allow it: a person approves the prompt in an interactive dsh session, or runs \`${need.command}\` themselves. Tell the user what you wanted to run and why; do not try another way around this check.`,
+  ].join('\n')
+}
 
 /** Registers the rule on the calling plugin's context; returns a disposer. */
 export function askBeforeRunning(ctx: Context, rule: ApprovalRule): () => void {
   return ctx.on('tools/pre-execute', async (exec, next) => {
-    let reason: string | undefined
+    let need: ApprovalNeed | string | undefined
     try {
-      reason = rule(exec)
+      need = rule(exec)
     } catch (error) {
-      reason = `the risk of this call could not be judged (${(error as Error)?.message ?? error})`
+      need = `the risk of this call could not be judged (${(error as Error)?.message ?? error})`
     }
-    return reason === undefined ? next() : { kind: 'ask', reason }
+    if (need === undefined) return next()
+    if (typeof need === 'string') return { kind: 'ask', reason: need }
+    const approval = (ctx as unknown as { get?: (name: string) => unknown }).get?.('approval') as ApprovalService | undefined
+    if (!approval || exec.agent === undefined) return { kind: 'ask', reason: refusalText(need, 'it needs a person\'s approval, and no approval service is loaded') }
+    const outcome = await approval.request({ agent: exec.agent, toolName: exec.name, callId: exec.callId, reason: askText(need), signal: exec.signal })
+    switch (outcome) {
+      case 'allowed-once':
+        return next()
+      case 'rejected':
+        return { kind: 'deny', reason: `the user rejected tool "${exec.name}".\n${refusalText(need, 'the person asked (or the approval policy) said no')}` }
+      case 'cancelled':
+        return { kind: 'deny', reason: `approval for tool "${exec.name}" was cancelled.\n${refusalText(need, 'the approval prompt was cancelled')}` }
+      default:
+        return { kind: 'deny', reason: `tool "${exec.name}" requires approval, but no approval channel is available.\n${refusalText(need, 'this session has no one to ask (headless dsh), so it is refused')}` }
+    }
   })
 }

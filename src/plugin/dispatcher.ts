@@ -10,9 +10,16 @@
  */
 import type { Recipe } from '../recipe.js'
 import type { RecipeBook } from '../recipe-book.js'
+import { missingRunnerNote } from '../runners.js'
 
 /** Tasks listed per runner in the tool description (the rest are named in errors). */
 export const PROMPT_TASK_LIMIT = 20
+
+/**
+ * Characters the task list of the description may take (about 600 tokens): past it, each runner
+ * lists fewer tasks. Every task stays callable by name; an unknown op answers with all of them.
+ */
+export const PROMPT_TASK_CHARS = 2_000
 
 export interface DispatchTask {
   /** The runner id the model may qualify with. */
@@ -93,24 +100,44 @@ export function resolveOp(op: unknown, tasks: readonly DispatchTask[]): Resolved
   throw new DispatchError(`Unknown task \`${head}\`. ${list()}`)
 }
 
-/** The dispatcher tool's description: how to call it, then up to PROMPT_TASK_LIMIT tasks per runner. */
-export function dispatcherDescription(tasks: readonly DispatchTask[], asksApproval: (recipe: Recipe) => boolean = () => false): string {
+/** The dispatcher tool's description: how to call it, then tasks per runner within PROMPT_TASK_CHARS. */
+export function dispatcherDescription(tasks: readonly DispatchTask[], asksApproval: (recipe: Recipe) => boolean = () => false, missingRunners: ReadonlySet<string> = new Set()): string {
   const lines = [
-    'Run a task this project declares (Makefile targets, package.json scripts, just recipes, deno tasks, Cargo targets, Taskfile tasks) in its own directory, and get its exit code and output.',
-    '`op` is the task name, then any arguments, appended to the command verbatim: "test", "build --release", "web/test --watch", "make:build VERSION=2".',
-    'When a task name exists in more than one runner, qualify it: `<runner>:<task>`. An unknown op answers with the full task list.',
-    '',
-    'Tasks:',
+    'Run a task this project declares (make, package.json scripts, just, deno, cargo, task) in its directory; returns exit code and output.',
+    '`op` is the task, then arguments appended verbatim: "test", "build --release", "web/test --watch". Qualify a name two runners share as `<runner>:<task>`. An unknown op answers with every task.',
   ]
-  for (const [runner, group] of byRunner(tasks)) {
-    const file = group[0]!.recipe.file
-    lines.push(`${runner} (${file}${new Set(group.map((t) => t.recipe.file)).size > 1 ? ', ...' : ''}):`)
+  const groups = byRunner(tasks)
+  for (const runner of groups.keys()) if (missingRunners.has(runner)) lines.push(missingRunnerNote(runner).replace('this fails', `its tasks fail`))
+  lines.push('Tasks:')
+  const entry = (t: DispatchTask): string => {
+    const doc = t.recipe.description.split('\n')[0]!.trim()
+    const ask = asksApproval(t.recipe) ? ' [asks for approval]' : ''
+    const shown = t.recipe.command === `${t.runner} ${t.task}` ? '' : ` = ${t.recipe.command}`
+    return `- ${t.task}${shown}${t.recipe.cwd !== '.' && !t.task.includes('/') ? ` (in ${t.recipe.cwd})` : ''}${doc ? `: ${truncate(doc, 80)}` : ''}${ask}`
+  }
+  // Share the room between the runners: each lists what fits its share, up to PROMPT_TASK_LIMIT.
+  const share = Math.floor(PROMPT_TASK_CHARS / Math.max(1, groups.size))
+  for (const [runner, group] of groups) {
+    const files = new Set(group.map((t) => t.recipe.file))
+    lines.push(`${runner} (${group[0]!.recipe.file}${files.size > 1 ? `, +${files.size - 1} more files` : ''}):`)
+    let used = 0
+    let shown = 0
     for (const t of group.slice(0, PROMPT_TASK_LIMIT)) {
-      const doc = t.recipe.description.split('\n')[0]!.trim()
-      const ask = asksApproval(t.recipe) ? ' [asks for approval]' : ''
-      lines.push(`- ${t.task}: ${t.recipe.command}${t.recipe.cwd !== '.' ? ` (in ${t.recipe.cwd})` : ''}${doc ? ` — ${truncate(doc, 100)}` : ''}${ask}`)
+      const line = entry(t)
+      if (used + line.length > share && shown > 0) break
+      lines.push(line)
+      used += line.length + 1
+      shown++
     }
-    if (group.length > PROMPT_TASK_LIMIT) lines.push(`- ... and ${group.length - PROMPT_TASK_LIMIT} more ${runner} tasks (an unknown op lists them all)`)
+    // The rest by name only, while they fit: a name costs a few tokens, a description many.
+    const rest: string[] = []
+    for (const t of group.slice(shown)) {
+      if (used + t.task.length + 2 > share * 1.25) break
+      rest.push(t.task)
+      used += t.task.length + 2
+    }
+    if (rest.length) lines.push(`- also: ${rest.join(', ')}`)
+    if (group.length > shown + rest.length) lines.push(`- ... ${group.length - shown - rest.length} more ${runner} tasks`)
   }
   return lines.join('\n')
 }

@@ -16,6 +16,7 @@
  */
 import { Service, type Context } from '@deepseek-ai/cordis'
 import type { CollectorResult } from '../../collectors/types.js'
+import type { CollectorConfig } from '../config.js'
 import type { Diagnostic, Recipe } from '../recipe.js'
 import type { RecipeBook } from '../recipe-book.js'
 
@@ -27,6 +28,8 @@ export interface BookCollector {
   readonly manifestNames: readonly string[]
   /** Reads the root statically; never runs repository code, never throws on bad input. */
   collect(root: string): CollectorResult
+  /** For a built-in collector: what a scan worker needs to run it off the main thread. */
+  readonly builtin?: { readonly source: string; readonly options: CollectorConfig }
 }
 
 export { bookCollector } from './live-book.js'

@@ -121,7 +121,12 @@ export function classifyCommandRisk(command: string): CommandRisk {
   return { destructive: false }
 }
 
-/** The simple commands (argv lists) of a command line, following `sh -c '...'`. */
+/** The simple commands (argv lists) of a command line, `sh -c '...'` followed: what a shell would run. */
+export function simpleCommandArgv(command: string): string[][] {
+  return simpleCommands(command)
+}
+
+/** Splits a command line into simple commands (argv lists), following `sh -c '...'`. */
 function simpleCommands(command: string, depth = 0): string[][] {
   const expanded: string[][] = []
   for (const argv of readShellLine(command).commands) {

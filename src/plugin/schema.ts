@@ -27,6 +27,8 @@ export interface AdapterConfig {
   exposure: Config['exposure']
   /** With exposure auto, books with more recipes than this get the dispatcher (default 40). */
   dispatcherThreshold: number
+  /** Offer npm lifecycle scripts and pre/post hooks as tools too (default false). */
+  exposeHooks: boolean
 }
 
 export const AdapterConfig: z<AdapterConfig> = z.object({
@@ -39,6 +41,7 @@ export const AdapterConfig: z<AdapterConfig> = z.object({
   }),
   exposure: z.union([...EXPOSURES]).default(d.exposure).description('tools | dispatcher | auto (by book size).'),
   dispatcherThreshold: z.natural().default(d.dispatcherThreshold).description('auto: more recipes than this use the dispatcher.'),
+  exposeHooks: z.boolean().default(d.exposeHooks).description('Offer lifecycle scripts and pre/post hooks as tools too.'),
 }) as never
 
 /** Final checks of an adapter row's config; throws ConfigError naming the field and the fix. */

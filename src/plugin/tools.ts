@@ -4,7 +4,7 @@
  */
 import { defineTool, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { RunResult } from '../execute.js'
-import { ARGS_DESCRIPTION, OP_DESCRIPTION, plannedCommand, renderRun, toolValue, type PlannedTool, type RecipeToolValue } from '../exposure.js'
+import { ARGS_DESCRIPTION, missingRunnerRefusal, OP_DESCRIPTION, plannedCommand, renderRun, toolValue, type PlannedTool, type RecipeToolValue } from '../exposure.js'
 import type { Recipe } from '../recipe.js'
 import { dispatchTasks, resolveOp } from './dispatcher.js'
 
@@ -36,7 +36,7 @@ const output = {
   render: (_args: unknown, value: unknown) => [{ type: 'text' as const, text: renderRun(value as RecipeToolValue) }],
 }
 
-/** A planned tool as a harness tool. */
+/** A planned tool as a harness tool. A call whose runner is not installed is refused with how to install it. */
 export function harnessTool(tool: PlannedTool, run: RunRecipe): ToolDefinition {
   if (tool.kind === 'recipe') {
     return defineTool({
@@ -46,6 +46,8 @@ export function harnessTool(tool: PlannedTool, run: RunRecipe): ToolDefinition {
       output: output as never,
       async execute(args: { args?: string }, exec: ToolExecution) {
         const { recipe, command } = plannedCommand(tool, args)!
+        const missing = missingRunnerRefusal(recipe, command)
+        if (missing) throw new Error(missing)
         return toolValue(recipe, await run(recipe, command, exec)) as never
       },
     }) as unknown as ToolDefinition
@@ -59,6 +61,8 @@ export function harnessTool(tool: PlannedTool, run: RunRecipe): ToolDefinition {
       const target = plannedCommand(tool, args)
       // An op that doesn't resolve: resolveOp's error lists the available tasks.
       if (!target) resolveOp(args.op, dispatchTasks(tool.book))
+      const missing = missingRunnerRefusal(target!.recipe, target!.command)
+      if (missing) throw new Error(missing)
       return toolValue(target!.recipe, await run(target!.recipe, target!.command, exec)) as never
     },
   }) as unknown as ToolDefinition

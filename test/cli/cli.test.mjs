@@ -2,7 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -133,7 +133,7 @@ test('option mistakes are one clean line naming the option, then the subcommand\
     [['scan', '-x'], 'unknown option -x', 'scan'],
     [['docs', '--root'], '--root needs a value', 'docs'],
     [['run', 'x', '--help=yes'], '--help takes no value', 'run'],
-    [['--bogus'], 'unknown option --bogus; expected scan, docs, run, recipes or dsh', ''],
+    [['--bogus'], 'unknown option --bogus; expected scan, docs, run, recipes, mcp, serve or dsh', ''],
     [['recipes', 'list', '--bogus'], 'recipes: unknown option --bogus', 'recipes list'],
     [['recipes', 'render', 'x', '--param'], 'recipes: --param needs a value', 'recipes render'],
     [['help', 'nosuch'], 'no help for "nosuch": it is not a command', ''],
@@ -178,7 +178,7 @@ test('run with an unknown name lists the candidates in aligned columns that fit 
   const lines = r.stderr.split('\n').filter((l) => l.startsWith('  '))
   assert.ok(lines.length >= 10, r.stderr)
   // Every command starts in the same column, and tool names are never cut: they are what one types.
-  const starts = new Set(lines.map((l) => l.search(/(make|pnpm|just|deno) (run |task )?\S/)))
+  const starts = new Set(lines.map((l) => l.search(/(make|pnpm|just|deno)( (run |task )?\S|$)/)))
   assert.equal(starts.size, 1, r.stderr)
   assert.ok(lines.some((l) => l.startsWith('  pnpm_mixed_web_task_13b1af44 ')), r.stderr)
   for (const l of lines) assert.ok(l.length <= 60, l)
@@ -242,4 +242,30 @@ test('an unexpected error is one line; the stack only with COMMAND_SCOUT_DEBUG',
   const bug = new Error('something broke\nsecond line')
   assert.deepEqual(describeError(bug, {}), { text: 'command-scout: something broke\n', exitCode: 1 })
   assert.match(describeError(bug, { COMMAND_SCOUT_DEBUG: '1' }).text, /^command-scout: something broke\nError: something broke\n[\s\S]*\n {4}at /)
+})
+
+test('scan: lifecycle scripts and pre/post hooks are marked in the JSON, and shown in the table only with --all', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-cli-hooks-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', scripts: { postinstall: 'node setup.js', prebuild: 'echo pre', build: 'echo build' } }))
+  const json = JSON.parse(cli(['scan', '--root', dir, '--format', 'json']).stdout)
+  assert.deepEqual(json.recipes.map((r) => [r.name, r.hook !== undefined]), [['postinstall', true], ['prebuild', true], ['build', false]])
+  const table = cli(['scan', '--root', dir])
+  assert.equal(table.status, 0, table.stderr)
+  assert.doesNotMatch(table.stdout, /postinstall|prebuild/)
+  assert.match(table.stdout, /npm_build/)
+  assert.match(table.stdout, /2 lifecycle scripts and hooks not shown; --all lists them/)
+  const all = cli(['scan', '--root', dir, '--all'])
+  assert.match(all.stdout, /npm_postinstall[\s\S]*npm_prebuild[\s\S]*npm_build/)
+})
+
+test('run: a missing runner is named with how to install it, and nothing runs (exit 127)', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-cli-runner-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', packageManager: 'pnpm@9.0.0', scripts: { echo_args: 'echo' } }))
+  // A PATH with node but without pnpm.
+  const r = cli(['run', 'echo_args', '--root', dir], { env: { PATH: join(process.execPath, '..') === '/usr/bin' ? '/usr/bin:/bin' : `${join(process.execPath, '..')}:/bin` } })
+  assert.equal(r.status, 127, r.stderr)
+  assert.match(r.stderr, /^command-scout: pnpm is not installed here \(not on PATH\), so `pnpm run echo_args` can't run; install pnpm \(npm i -g pnpm, or corepack enable\)/)
+  assert.doesNotMatch(r.stderr, /not found/)
 })

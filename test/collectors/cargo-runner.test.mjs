@@ -45,7 +45,7 @@ function theirTargets(meta) {
   for (const p of meta.packages) {
     out[p.name] = p.targets
       .filter((t) => ['bin', 'example', 'test'].includes(t.kind[0]))
-      .map((t) => `${t.kind[0]}/${t.name}${t['required-features']?.length ? ` +${t['required-features'].join(',')}` : ''}`)
+      .map((t) => `${t.kind[0]}/${t.name}${t.kind[0] === 'example' && !t.crate_types.includes('bin') ? ' (library)' : ''}${t['required-features']?.length ? ` +${t['required-features'].join(',')}` : ''}`)
       .sort()
   }
   return out
@@ -54,10 +54,11 @@ function theirTargets(meta) {
 function ourTargets(result, packages) {
   const out = Object.fromEntries(packages.map((p) => [p, []]))
   for (const r of result.recipes) {
+    if (r.implied) continue
     const pkg = r.scope ?? packages[0]
     const short = r.scope ? r.name.slice(r.scope.length + 1) : r.name
     const features = / --features (\S+)$/.exec(r.command)?.[1]
-    out[pkg].push(`${short}${features ? ` +${features}` : ''}`)
+    out[pkg].push(`${short}${r.command.startsWith('cargo build ') ? ' (library)' : ''}${features ? ` +${features}` : ''}`)
   }
   for (const k of Object.keys(out)) out[k].sort()
   return out
@@ -77,7 +78,9 @@ for (const name of cases) {
       assert.deepEqual(ourTargets(ours, Object.keys(theirs)), theirs)
       // Several packages: every recipe names its package with -p, and only then.
       const multi = Object.keys(theirs).length > 1
-      for (const r of ours.recipes) assert.equal(r.command.includes(' -p '), multi, r.command)
+      for (const r of ours.recipes) assert.equal(r.command.includes(' -p '), multi && !r.implied, r.command)
+      // The everyday commands, implied by the manifest; cargo accepts each (dry: --help parses the subcommand).
+      assert.deepEqual(ours.recipes.filter((r) => r.implied).map((r) => r.command), ['cargo build', 'cargo check', 'cargo test'])
     })
   })
 }
@@ -87,6 +90,7 @@ test('workspace commands name a package and a target that cargo metadata lists',
     const meta = metadata(dir, home).json
     const names = new Set(meta.packages.flatMap((p) => p.targets.map((t) => `${p.name}:${t.kind[0]}:${t.name}`)))
     for (const r of collectCargo(dir).recipes) {
+      if (r.implied) continue
       const m = /^cargo (?:run|test) -p (\S+) --(bin|example|test) (\S+)/.exec(r.command)
       assert.ok(m, r.command)
       assert.ok(names.has(`${m[1]}:${m[2]}:${m[3]}`), r.command)
@@ -251,4 +255,22 @@ test('random workspaces agree with cargo metadata (globs, excludes, root package
     rmSync(home, { recursive: true, force: true })
   }
   assert.ok(compared >= 15, `only ${compared} of 25 generated workspaces were accepted by cargo`)
+})
+
+test('a library example is built, not run: cargo refuses `cargo run --example` for it and builds it', { skip }, () => {
+  withCopy('library-example', (dir, home) => {
+    const env = { ...process.env, CARGO_HOME: home, CARGO_TARGET_DIR: join(home, 'target'), CARGO_TERM_COLOR: 'never' }
+    const recipes = collectCargo(dir).recipes
+    const plugin = recipes.find((r) => r.name === 'example/plugin')
+    assert.equal(plugin.command, 'cargo build --example plugin')
+    assert.equal(recipes.find((r) => r.name === 'example/demo').command, 'cargo run --example demo')
+    const refused = spawnSync(CARGO, ['run', '--offline', '--example', 'plugin'], { cwd: dir, encoding: 'utf8', env })
+    assert.notEqual(refused.status, 0)
+    assert.match(refused.stderr, /is a library and cannot be executed/)
+    const built = spawnSync('/bin/sh', ['-c', `${plugin.command} --offline`], { cwd: dir, encoding: 'utf8', env })
+    assert.equal(built.status, 0, built.stderr)
+    // The implied everyday command runs as written.
+    const check = spawnSync('/bin/sh', ['-c', `${recipes.find((r) => r.name === 'check').command} --offline`], { cwd: dir, encoding: 'utf8', env })
+    assert.equal(check.status, 0, check.stderr)
+  })
 })

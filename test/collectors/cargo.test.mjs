@@ -8,13 +8,15 @@ import { collectCargo, cargoCollector } from '../../dist/collectors/cargo.js'
 import { RecipeBook } from '../../dist/src/index.js'
 
 const fx = (name) => fileURLToPath(new URL(`../fixtures/cargo/${name}`, import.meta.url))
-const rows = (result) => result.recipes.map((r) => [r.name, r.command])
+/** The targets' recipes, without the implied `cargo build`/`check`/`test` (tested on their own). */
+const declared = (result) => result.recipes.filter((r) => !r.implied)
+const rows = (result) => declared(result).map((r) => [r.name, r.command])
 const diag = (result) => result.diagnostics.map((d) => ({ file: d.file, line: d.line, severity: d.severity }))
 
 test('single-main: src/main.rs is a bin named after the package', () => {
   const result = collectCargo(fx('single-main'))
   assert.deepEqual(rows(result), [['bin/hello', 'cargo run --bin hello']])
-  const [r] = result.recipes
+  const [r] = declared(result)
   assert.equal(r.id, 'cargo:bin/hello')
   assert.equal(r.runner, 'cargo')
   assert.equal(r.cwd, '.')
@@ -37,12 +39,12 @@ test('single-layouts: every layout cargo infers, declared tables merged, require
     ['test/e2e', 'cargo test --test e2e'],
     ['test/smoke', 'cargo test --test smoke'],
   ])
-  const byName = Object.fromEntries(result.recipes.map((r) => [r.name, r]))
+  const byName = Object.fromEntries(declared(result).map((r) => [r.name, r]))
   assert.match(byName['bin/gen-code'].description, /tools\/gen\.rs.*requires features codegen, extra/)
   assert.equal(byName['bin/gen-code'].line, 10)
   assert.match(byName['bin/server'].description, /src\/bin\/server\/main\.rs/)
   assert.equal(byName['bin/server'].line, undefined, 'inferred targets have no table line')
-  assert.ok(!result.recipes.some((r) => r.name === 'test/custom_check'), 'a declared path claims the inferred file')
+  assert.ok(!declared(result).some((r) => r.name === 'test/custom_check'), 'a declared path claims the inferred file')
   assert.deepEqual(result.diagnostics, [])
 })
 
@@ -67,14 +69,14 @@ test('workspace-virtual: member globs, exclude, literal members, path dependenci
     ['xtask/bin/xtask', 'cargo run -p xtask --bin xtask'],
     ['shared/bin/shared-tool', 'cargo run -p shared --bin shared-tool'],
   ])
-  assert.deepEqual(result.recipes.map((r) => [r.scope, r.file, r.cwd])[0], ['api', 'crates/api/Cargo.toml', '.'])
-  assert.equal(result.recipes[0].id, 'cargo:api/bin/api')
+  assert.deepEqual(declared(result).map((r) => [r.scope, r.file, r.cwd])[0], ['api', 'crates/api/Cargo.toml', '.'])
+  assert.equal(declared(result)[0].id, 'cargo:api/bin/api')
   assert.deepEqual(result.diagnostics, [])
   assert.ok(!result.files.includes('crates/legacy/Cargo.toml'), 'excluded members are not read')
 })
 
 test('workspace tool names carry the package once', () => {
-  const names = [...new RecipeBook(collectCargo(fx('workspace-virtual')).recipes).assignToolNames('scoped').values()]
+  const names = [...new RecipeBook(declared(collectCargo(fx('workspace-virtual')))).assignToolNames('scoped').values()]
   assert.deepEqual(names.slice(0, 2), ['cargo_api_bin_api', 'cargo_api_example_client'])
 })
 
@@ -132,8 +134,22 @@ test('symbolic links to files and directories count as what they point at', () =
     symlinkSync(join(dir, 'shared', 'real.rs'), join(dir, 'src', 'main.rs'))
     symlinkSync(join(dir, 'shared', 'real.rs'), join(dir, 'src', 'bin', 'linked.rs'))
     symlinkSync(join(dir, 'shared', 'tool'), join(dir, 'src', 'bin', 'tool'))
-    assert.deepEqual(collectCargo(dir).recipes.map((r) => r.name), ['bin/links', 'bin/linked', 'bin/tool'])
+    assert.deepEqual(declared(collectCargo(dir)).map((r) => r.name), ['bin/links', 'bin/linked', 'bin/tool'])
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+})
+
+test('every Cargo package or workspace has cargo build, check and test, marked as implied by the manifest', () => {
+  const single = collectCargo(fx('single-main')).recipes.filter((r) => r.implied)
+  assert.deepEqual(single.map((r) => [r.name, r.command, r.file, r.cwd]), [
+    ['build', 'cargo build', 'Cargo.toml', '.'],
+    ['check', 'cargo check', 'Cargo.toml', '.'],
+    ['test', 'cargo test', 'Cargo.toml', '.'],
+  ])
+  assert.match(single[0].description, /implied by Cargo\.toml, not declared in it/)
+  const virtual = collectCargo(fx('workspace-virtual')).recipes.filter((r) => r.implied)
+  assert.equal(virtual.length, 3)
+  assert.ok(virtual.every((r) => r.scope === undefined && /workspace's \d+ packages/.test(r.description)))
+  assert.deepEqual(collectCargo(fx('broken-toml')).recipes, [], 'no manifest cargo can read, no everyday commands')
 })

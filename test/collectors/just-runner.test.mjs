@@ -136,6 +136,7 @@ for (const name of broken) {
     withCopy(name, (dir) => {
       const ours = collectJust(dir)
       assert.ok(ours.diagnostics.some((d) => d.severity === 'error'), 'the collector reports an error')
+      assert.deepEqual(ours.recipes, [], 'and offers none of its recipes')
       const dumped = just(dir, ['--dump', '--dump-format', 'json'])
       assert.equal(dumped.ok, false, 'just fails too')
       assert.match(dumped.stderr, /error/i)

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
-import { mkdtempSync, writeFileSync, mkdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, writeFileSync, mkdirSync, rmSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { collectJust, justCollector } from '../../dist/collectors/just.js'
@@ -122,21 +122,26 @@ test('broken-multiple: several justfiles are an error naming them, as just refus
 
 test('broken-syntax: each bad recipe is a diagnostic with its line, and parsing goes on', () => {
   const result = collectJust(fx('broken-syntax'))
-  assert.deepEqual(result.recipes.map((r) => r.name), ['first', 'fourth'])
-  assert.equal(byName(result).fourth.description, 'Still read')
+  // just refuses the file, so nothing is offered; the reader still went on past each error.
+  assert.deepEqual(result.recipes, [])
+  const parsed = parseJustfile(readFileSync(join(fx('broken-syntax'), 'justfile'), 'utf8'))
+  assert.deepEqual(parsed.recipes.map((r) => r.name), ['first', 'fourth'])
   assert.deepEqual(diag(result), [
     { file: 'justfile', line: 4, severity: 'error' },
     { file: 'justfile', line: 7, severity: 'error' },
+    { file: 'justfile', line: 4, severity: 'error' },
   ])
   assert.match(result.diagnostics[1].message, /variadic one must be last/)
+  assert.match(result.diagnostics[2].message, /just refuses this justfile \(first error at justfile:4\), so none of its 2 recipes can run and none is listed/)
 })
 
 test('broken-undefined-variable: a variable no assignment defines is an error at its first use; constants and parameters are fine', () => {
   const result = collectJust(fx('broken-undefined-variable'))
-  assert.deepEqual(result.recipes.map((r) => r.name), ['build', 'paint', 'deploy'])
+  assert.deepEqual(result.recipes, [])
   assert.deepEqual(diag(result), [
     { file: 'justfile', line: 2, severity: 'error' },
     { file: 'justfile', line: 12, severity: 'error' },
+    { file: 'justfile', line: 2, severity: 'error' },
   ])
   assert.match(result.diagnostics[0].message, /variable `my_server` not defined; just refuses this justfile/)
   assert.match(result.diagnostics[1].message, /variable `REGION` not defined/)
@@ -144,10 +149,11 @@ test('broken-undefined-variable: a variable no assignment defines is an error at
 
 test('broken-missing-module: a missing module and a missing import are errors with their lines and the fix', () => {
   const result = collectJust(fx('broken-missing-module'))
-  assert.deepEqual(result.recipes.map((r) => r.name), ['ok'])
+  assert.deepEqual(result.recipes, [])
   assert.deepEqual(diag(result), [
     { file: 'justfile', line: 2, severity: 'error' },
     { file: 'justfile', line: 1, severity: 'error' },
+    { file: 'justfile', line: 2, severity: 'error' },
   ])
   assert.match(result.diagnostics[0].message, /import\?/)
   assert.match(result.diagnostics[1].message, /mod\? gone/)
@@ -155,16 +161,16 @@ test('broken-missing-module: a missing module and a missing import are errors wi
 
 test('broken-module-twice: a module with two source files is an error, as in just', () => {
   const result = collectJust(fx('broken-module-twice'))
-  assert.deepEqual(result.recipes.map((r) => r.name), ['ok'])
+  assert.deepEqual(result.recipes, [])
   assert.match(result.diagnostics[0].message, /m\.just, m\/mod\.just/)
 })
 
 test('broken-alias and broken-duplicate: unknown alias targets and duplicate recipes are errors', () => {
   const alias = collectJust(fx('broken-alias'))
-  assert.deepEqual(diag(alias), [{ file: 'justfile', line: 1, severity: 'error' }])
+  assert.deepEqual(diag(alias), [{ file: 'justfile', line: 1, severity: 'error' }, { file: 'justfile', line: 1, severity: 'error' }])
   const dup = collectJust(fx('broken-duplicate'))
-  assert.deepEqual(dup.recipes.map((r) => r.command), ['just ok'])
-  assert.deepEqual(diag(dup), [{ file: 'justfile', line: 4, severity: 'error' }])
+  assert.deepEqual(dup.recipes, [])
+  assert.deepEqual(diag(dup), [{ file: 'justfile', line: 4, severity: 'error' }, { file: 'justfile', line: 4, severity: 'error' }])
 })
 
 test('no justfile: nothing, and no diagnostics', () => {
@@ -182,8 +188,8 @@ test('import cycles and module cycles are reported, not followed forever', () =>
     writeFileSync(join(dir, 'justfile'), "import 'a.just'\nmod self '.'\nroot:\n    echo\n")
     writeFileSync(join(dir, 'a.just'), "import 'justfile'\na:\n    echo\n")
     const result = collectJust(dir)
-    assert.deepEqual(result.recipes.map((r) => r.name), ['root', 'a'])
-    assert.equal(result.diagnostics.length, 2)
+    assert.deepEqual(result.recipes, [])
+    assert.equal(result.diagnostics.length, 3)
     assert.match(result.diagnostics[0].message, /cycle/)
     assert.match(result.diagnostics[1].message, /cycle/)
   } finally {

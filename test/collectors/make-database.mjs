@@ -1,6 +1,7 @@
 // Reads GNU make's database (`make -pRrq -f <file> :`) the way bash-completion's make target
 // listing does: entries of the "# Files" section that are targets (not "# Not a target:"),
-// without target-specific variable lines, names starting with "." or pattern rules.
+// without target-specific variable lines, names starting with "." or pattern rules; and the
+// default goal (`.DEFAULT_GOAL`, what plain `make` builds).
 import { spawnSync } from 'node:child_process'
 
 /**
@@ -26,7 +27,10 @@ export function makeDatabase(dir, file, args = []) {
   let skip = false
   let varComment = false
   let current
+  let defaultGoal
   for (const line of run.stdout.split('\n')) {
+    const goal = /^\.DEFAULT_GOAL :?= ?(.*)$/.exec(line)
+    if (goal && !inFiles) defaultGoal = goal[1].trim() || undefined
     if (line === '# Files') inFiles = true
     else if (line.startsWith('# Finished Make data base')) inFiles = false
     if (!inFiles) continue
@@ -53,5 +57,5 @@ export function makeDatabase(dir, file, args = []) {
     }
   }
   for (const e of entries.values()) e.phony = phony.has(e.name)
-  return { entries: [...entries.values()], phony, stdout: run.stdout, stderr: run.stderr }
+  return { entries: [...entries.values()], phony, defaultGoal, stdout: run.stdout, stderr: run.stderr }
 }

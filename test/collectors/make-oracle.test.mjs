@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { defaultMakefile, listedTargets, makeCollector } from '../../dist/collectors/make.js'
+import { DEFAULT_GOAL_NAME, defaultMakefile, listedTargets, makeCollector } from '../../dist/collectors/make.js'
 import { parseMakefile } from '../../dist/collectors/make-parse.js'
 import { readText } from '../../dist/collectors/fs.js'
 import { onPath } from '../../dist/src/discover.js'
@@ -32,6 +32,7 @@ for (const name of readdirSync(fixtures).sort()) {
       for (const args of expected.oracle?.runs ?? [[]]) {
         const db = makeDatabase(dir, rootFile.slice(dir.length + 1), args)
         assert.ok(db.stdout.includes('# Files'), `make printed no database: ${db.stderr}`)
+        if (args.length === 0) assert.equal(parsed.defaultGoal, db.defaultGoal, 'the default goal')
         for (const e of db.entries) if (!isAmbiguous(e)) fromMake.add(e.name)
         for (const p of db.phony) phony.add(p)
       }
@@ -44,9 +45,38 @@ for (const name of readdirSync(fixtures).sort()) {
       const docs = new Map(parsed.targets.map((t) => [t.name, t.doc]))
       const policy = [...fromMake].filter((t) => phony.size === 0 || phony.has(t) || docs.get(t))
       const ambiguous = new Set(parsed.targets.filter((t) => !ours.includes(t)).map((t) => t.name))
-      const listed = makeCollector.collect({ root: dir, options: { enabled: true } }).recipes.map((r) => r.name).filter((n) => !ambiguous.has(n))
+      const listed = makeCollector.collect({ root: dir, options: { enabled: true } }).recipes.map((r) => r.name).filter((n) => !ambiguous.has(n) && n !== DEFAULT_GOAL_NAME)
       assert.deepEqual(sorted(listed), sorted(policy), 'listed targets')
       assert.deepEqual(sorted(listedTargets(parsed).map((t) => t.target.name)), sorted(listed))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+}
+
+// A makefile make refuses while reading it (`*** missing separator.  Stop.`) offers nothing:
+// the collector lists no target exactly when make stops before it could build one.
+for (const name of readdirSync(fixtures).sort()) {
+  const src = join(fixtures, name)
+  const expected = JSON.parse(readFileSync(join(src, 'expected.json'), 'utf8'))
+  const file = defaultMakefile(src)
+  const skip = noMake || (!file && 'no makefile in this fixture') || (expected.oracle?.skip?.includes('crash') && expected.oracle.skip)
+  test(`make fixture ${name}: listed only when make reads the makefile to the end`, { skip }, () => {
+    const dir = mkdtempSync(join(tmpdir(), `make-refuse-${name}-`))
+    try {
+      cpSync(src, dir, { recursive: true })
+      const db = makeDatabase(dir, defaultMakefile(dir).slice(dir.length + 1))
+      // "No rule to make target" is about a goal or an include, not the makefile's syntax.
+      const stopped = db.stderr.split('\n').find((l) => /\*\*\* .*Stop\.$/.test(l) && !l.includes('No rule to make target') && !l.includes('Is a directory'))
+      const result = makeCollector.collect({ root: dir, options: { enabled: true } })
+      const refusal = result.diagnostics.find((d) => d.message.startsWith('make refuses this makefile'))
+      assert.equal(Boolean(refusal), Boolean(stopped), `make said: ${db.stderr}`)
+      if (stopped) {
+        assert.deepEqual(result.recipes, [])
+        // The line make names is the line of the error the collector reports.
+        const at = /^[^:]+:(\d+): \*\*\*/.exec(stopped)?.[1]
+        if (at) assert.ok(result.diagnostics.some((d) => d.severity === 'error' && d.line === Number(at)), `an error at line ${at}: ${JSON.stringify(result.diagnostics)}`)
+      } else assert.ok(result.recipes.length > 0 || expected.recipes.length === 0)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }

@@ -100,7 +100,7 @@ test('reading a makefile never runs anything in it', () => {
       '',
     ].join('\n'))
     const result = makeCollector.collect({ root: dir, options: { enabled: true } })
-    assert.deepEqual(result.recipes.map((r) => r.name), ['build'])
+    assert.deepEqual(result.recipes.map((r) => r.name), ['.DEFAULT_GOAL', 'build'])
     assert.equal(existsSync(marker), false, 'no command in the makefile ran')
   } finally {
     rmSync(dir, { recursive: true, force: true })

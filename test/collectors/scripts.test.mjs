@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { scriptsCollector } from '../../dist/collectors/scripts.js'
+import { hookOf, scriptsCollector } from '../../dist/collectors/scripts.js'
 import { parsePackageJson } from '../../dist/collectors/scripts-manifest.js'
 import { managerOf, resolveRunner } from '../../dist/collectors/scripts-runner.js'
 import { shellWord } from '../../dist/collectors/shell-word.js'
@@ -224,4 +224,17 @@ test('script lines survive escapes, look-alike keys in values, nested "scripts" 
     { name: 'nested', command: '{"x": [1, {"y": 2}]}', line: 7 },
     { name: 'last', command: 'ok', line: 8 },
   ])
+})
+
+test('hooks: lifecycle scripts and pre/post scripts of an existing script are marked with what they run around', () => {
+  const scripts = new Set(['build', 'prebuild', 'postbuild', 'pretend', 'prepare', 'postinstall', 'install', 'version', 'dev', 'uninstall', 'preinstall'])
+  assert.match(hookOf('prebuild', scripts), /^hook: runs before `build`/)
+  assert.match(hookOf('postbuild', scripts), /^hook: runs after `build`/)
+  assert.equal(hookOf('pretend', scripts), undefined, '`tend` is not a script, so `pretend` is no hook')
+  assert.equal(hookOf('build', scripts), undefined)
+  assert.equal(hookOf('dev', scripts), undefined)
+  for (const name of ['prepare', 'postinstall', 'preinstall', 'install', 'version', 'uninstall', 'prepublishOnly', 'dependencies']) {
+    assert.match(hookOf(name, scripts), /^lifecycle script: the package manager runs it /, name)
+  }
+  assert.equal(hookOf('constructor', scripts), undefined, 'no prototype names')
 })

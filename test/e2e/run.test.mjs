@@ -55,7 +55,7 @@ test('a discovered tool runs its command in the workspace, and its result reache
   const r = await session({ steps: [{ tool: 'make_build', args: { args: 'VERSION=4.2.0' } }, { text: 'done' }] })
   assert.equal(r.code, 0, r.stderr)
   const schema = toolSchema(r.requests[0], 'make_build')
-  assert.match(schema.description, /^Project make command "build" \(from Makefile:7\)\.\nWrite the build stamp\nRun: make build\n/)
+  assert.match(schema.description, /^Runs `make build` \(Makefile:7\)\.\nWrite the build stamp\n/)
   assert.deepEqual(Object.keys(schema.parameters.properties), ['args'])
   assert.equal((await readFile(join(r.ws, 'build-stamp.txt'), 'utf8')).trim(), 'building 4.2.0')
   const [result] = toolResults(r.requests[1])
@@ -71,10 +71,10 @@ test('the same through the dispatcher: one `recipe` tool, op with arguments', { 
   const names = toolNames(r.requests[0])
   assert.ok(names.includes('recipe'))
   assert.equal(names.filter((n) => n.startsWith('make_')).length, 0)
-  assert.match(toolSchema(r.requests[0], 'recipe').description, /- build: make build — Write the build stamp/)
+  assert.match(toolSchema(r.requests[0], 'recipe').description, /- build: Write the build stamp/)
   assert.equal((await readFile(join(r.ws, 'build-stamp.txt'), 'utf8')).trim(), 'building 5.0.0')
   assert.match(toolResults(r.requests[1])[0].content, /^\$ make build VERSION=5\.0\.0\n\[exit code: 0\]/)
-  assert.match(toolResults(r.requests[2])[1].content, /Unknown task `nope`\. Available tasks:\nmake: build, test, deploy, clean, slow/)
+  assert.match(toolResults(r.requests[2])[1].content, /Unknown task `nope`\. Available tasks:\nmake: \.DEFAULT_GOAL, build, test, deploy, clean, slow/)
 })
 
 test('a command past execution.timeoutMs is killed with its children', { skip }, async () => {
@@ -93,14 +93,40 @@ test('a command past execution.timeoutMs is killed with its children', { skip },
 test('a destructive recipe is refused in headless mode, where no one can approve it', { skip }, async () => {
   const r = await session({ steps: [{ tool: 'make_deploy', args: {} }, { text: 'done' }] })
   assert.equal(r.code, 0, r.stderr)
-  assert.match(toolSchema(r.requests[0], 'make_deploy').description, /Asks for approval before it runs: it the task "deploy" deploys/)
-  assert.match(toolResults(r.requests[1])[0].content, /^Error: tool "make_deploy" requires approval, but no approval channel is available/)
+  assert.match(toolSchema(r.requests[0], 'make_deploy').description, /Asks a person for approval first: it the task "deploy" deploys/)
+  const refusal = toolResults(r.requests[1])[0].content
+  assert.match(refusal, /^Error: tool "make_deploy" requires approval, but no approval channel is available/)
+  // The model learns what the command does, why it is gated and how a person allows it.
+  assert.match(refusal, /`make deploy` was not run/)
+  assert.match(refusal, /What it does: the task "deploy" deploys/)
+  assert.match(refusal, /Why it needs approval: it is destructive/)
+  assert.match(refusal, /How to allow it: a person approves the prompt in an interactive dsh session, or runs `make deploy` themselves/)
   assert.equal(existsSync(join(r.ws, 'deployed.txt')), false)
+})
+
+test('bash is held to the same check: a destructive recipe by its runner command, or a destructive command line', { skip }, async () => {
+  const r = await session({
+    makefileExtra: '\n.PHONY: nuke\nnuke:\n\trm -rf src\n',
+    prepare: async (ws) => mkdir(join(ws, 'src'), { recursive: true }).then(() => writeFile(join(ws, 'src', 'keep.txt'), 'kept')),
+    steps: [
+      { tool: 'bash', args: { command: 'make nuke', description: 'clean up' } },
+      { tool: 'bash', args: { command: 'true && rm -rf src', description: 'clean up' } },
+      { tool: 'bash', args: { command: 'make build', description: 'build' } },
+      { text: 'done' },
+    ],
+  })
+  assert.equal(r.code, 0, r.stderr)
+  const results = r.requests.slice(1, 4).map((q) => toolResults(q).at(-1).content)
+  assert.match(results[0], /requires approval[\s\S]*`make nuke` was not run[\s\S]*the project's make recipe `make nuke`/)
+  assert.match(results[1], /requires approval[\s\S]*`true && rm -rf src` was not run[\s\S]*deletes/)
+  assert.doesNotMatch(results[2], /requires approval/)
+  assert.equal(await readFile(join(r.ws, 'src', 'keep.txt'), 'utf8'), 'kept', 'src survived')
+  assert.ok(existsSync(join(r.ws, 'build-stamp.txt')), 'a harmless bash command still runs')
 })
 
 test('danger-full-access turns approval prompts off, so a destructive recipe is still refused', { skip }, async () => {
   const r = await session({ env: { DSH_PERMISSION_MODE: 'danger-full-access' }, steps: [{ tool: 'make_deploy', args: {} }, { text: 'done' }] })
-  assert.match(toolResults(r.requests[1])[0].content, /^Error: the user rejected tool "make_deploy"/)
+  assert.match(toolResults(r.requests[1])[0].content, /^Error: the user rejected tool "make_deploy"[\s\S]*How to allow it/)
   assert.equal(existsSync(join(r.ws, 'deployed.txt')), false)
 })
 
@@ -141,7 +167,7 @@ test('names against the real registry: the built-ins are the ones the book reser
   assert.equal(r.code, 0, r.stderr)
   const names = toolNames(r.requests[0])
   assert.equal(new Set(names).size, names.length, 'every tool name is unique')
-  const ours = ['build', 'test', 'deploy', 'clean', 'slow', 'read_2', 'bash_2']
+  const ours = ['default_goal', 'build', 'test', 'deploy', 'clean', 'slow', 'read_2', 'bash_2']
   for (const name of ours) assert.ok(names.includes(name), `${name} offered`)
   const builtins = names.filter((n) => !ours.includes(n))
   const { RESERVED_TOOL_NAMES } = await import('../../dist/src/recipe-book.js')

@@ -5,6 +5,7 @@
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -43,8 +44,8 @@ async function repo() {
   return dir
 }
 
-async function connect(t, args) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, 'bin/command-scout'), 'mcp', ...args], stderr: 'pipe' })
+async function connect(t, args, env) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, 'bin/command-scout'), 'mcp', ...args], stderr: 'pipe', ...(env ? { env } : {}) })
   const client = new Client({ name: 'command-scout-test', version: '1.0.0' })
   await client.connect(transport)
   t.after(() => client.close())
@@ -131,12 +132,12 @@ test('above the threshold one dispatcher tool takes an op, and confirmation stil
   const { tools } = await client.listTools()
   assert.deepEqual(tools.map((x) => x.name), ['curated_recipe_search', 'curated_recipe_render', 'recipe'])
   const recipe = tools.find((x) => x.name === 'recipe')
-  assert.match(recipe.description, /- wipe: make wipe \[asks for approval\]/)
+  assert.match(recipe.description, /\n- wipe \[asks for approval\]\n/)
   const ran = await client.callTool({ name: 'recipe', arguments: { op: 'hello' } })
   assert.equal(ran.structuredContent.task, 'make:hello')
   const unknown = await client.callTool({ name: 'recipe', arguments: { op: 'nope' } })
   assert.equal(unknown.isError, true)
-  assert.match(text(unknown), /Unknown task `nope`\. Available tasks:\nmake: hello, wipe, sleepy/)
+  assert.match(text(unknown), /Unknown task `nope`\. Available tasks:\nmake: \.DEFAULT_GOAL, hello, wipe, sleepy/)
   const refused = await client.callTool({ name: 'recipe', arguments: { op: 'wipe' } })
   assert.equal(refused.isError, true)
   assert.ok(existsSync(join(root, 'src')), 'nothing was deleted')
@@ -180,4 +181,21 @@ test('closing the client ends the server, and bad options are usage errors on st
   assert.equal(r.status, 2)
   assert.equal(r.stdout, '')
   assert.match(r.stderr, /--exposure must be one of auto, tools, dispatcher/)
+})
+
+test('a command whose runner is not installed says so in its tool and is refused with how to install it', async (t) => {
+  const root = await mkdtemp(join(scratch, 'runner-'))
+  await writeFile(join(root, 'package.json'), JSON.stringify({ name: 'x', packageManager: 'pnpm@9.0.0', scripts: { greet: 'echo hi > ran.txt' } }))
+  // A PATH with node and the shell but no pnpm.
+  const PATH = `${dirname(process.execPath)}:/bin`
+  if (PATH.split(':').some((d) => existsSync(join(d, 'pnpm')))) return t.skip('pnpm is on the reduced PATH here')
+  const { client } = await connect(t, ['--root', root], { PATH })
+  const { tools } = await client.listTools()
+  const greet = tools.find((x) => x.name === 'pnpm_greet')
+  assert.ok(greet, tools.map((x) => x.name).join(', '))
+  assert.match(greet.description, /Warning: pnpm is not installed here/)
+  const refused = await client.callTool({ name: 'pnpm_greet', arguments: {} })
+  assert.equal(refused.isError, true)
+  assert.match(text(refused), /^Not run: pnpm is not installed here \(not on PATH\), so `pnpm run greet` can't run; install pnpm/)
+  assert.equal(existsSync(join(root, 'ran.txt')), false)
 })

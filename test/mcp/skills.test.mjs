@@ -55,8 +55,8 @@ test('--root writes one skill per runner listing the repository commands', async
   assert.equal(r.status, 0, r.stderr)
   assert.match(r.stdout, /Wrote 4 skills/)
   const { meta, body } = readSkill(out, 'command-scout-mixed-make-commands')
-  assert.match(meta.description, /^The 3 make commands the mixed repository declares \(build, clean, test\)/)
-  assert.match(body, /\| `make build` \| \. \| Compile the release bundle Prerequisites: clean\. Variables: VERSION, CC\. \| `make_build` \|/)
+  assert.match(meta.description, /^The 4 make commands the mixed repository declares \(\.DEFAULT_GOAL, build, clean, test\)/)
+  assert.match(body, /\| `make build` \| \. \| Compile the release bundle \| clean \| `VERSION`, `CC` \| `make_build` \|/)
 })
 
 test('usage errors: --out is required, --root must exist', () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRecipe } from '../../dist/src/recipe.js'
 import { RecipeBook } from '../../dist/src/recipe-book.js'
-import { DispatchError, PROMPT_TASK_LIMIT, dispatchTasks, dispatcherDescription, resolveOp } from '../../dist/src/plugin/dispatcher.js'
+import { DispatchError, PROMPT_TASK_CHARS, PROMPT_TASK_LIMIT, dispatchTasks, dispatcherDescription, resolveOp } from '../../dist/src/plugin/dispatcher.js'
 
 const r = (source, runner, name, extra = {}) => createRecipe({ source, runner, name, command: `${runner}${runner === 'npm' ? ' run' : ''} ${name}`, file: source === 'make' ? 'Makefile' : 'package.json', ...extra })
 const book = new RecipeBook([
@@ -38,11 +38,16 @@ test('ambiguous, unknown, empty and runner-only ops are errors that list the tas
   assert.throws(() => resolveOp('npm:nope', tasks), /npm has no task `nope`/)
 })
 
-test('the description lists at most 20 tasks per runner and says how many more there are', () => {
+test('the description describes at most 20 tasks per runner, names more while they fit, and counts the rest', () => {
   const many = new RecipeBook(Array.from({ length: 27 }, (_, i) => r('make', 'make', `t${i}`)))
   const text = dispatcherDescription(dispatchTasks(many))
-  assert.equal((text.match(/^- t\d+: make t\d+$/gm) ?? []).length, PROMPT_TASK_LIMIT)
-  assert.match(text, /- \.\.\. and 7 more make tasks \(an unknown op lists them all\)/)
-  assert.match(dispatcherDescription(tasks), /- build: make build — Compile/)
-  assert.match(dispatcherDescription(tasks), /- web\/test: npm run test \(in packages\/web\)/)
+  assert.equal((text.match(/^- t\d+$/gm) ?? []).length, PROMPT_TASK_LIMIT)
+  assert.match(text, /^- also: t20, t21, t22, t23, t24, t25, t26$/m)
+  const huge = new RecipeBook(Array.from({ length: 900 }, (_, i) => r('make', 'make', `target-number-${i}`)))
+  const long = dispatcherDescription(dispatchTasks(huge))
+  assert.ok(long.length < PROMPT_TASK_CHARS * 1.25 + 600, `bounded: ${long.length} characters`)
+  assert.match(long, /- \.\.\. \d+ more make tasks$/m)
+  assert.match(dispatcherDescription(tasks), /- build: Compile/)
+  assert.match(dispatcherDescription(tasks), /- web\/test = npm run test/)
+  assert.match(dispatcherDescription(tasks, undefined, new Set(['npm'])), /Warning: npm is not installed here, so its tasks fail until someone installs it \(install Node\.js with npm\)/)
 })

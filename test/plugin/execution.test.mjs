@@ -74,7 +74,7 @@ test('a destructive recipe asks before it runs; without an approval service the 
   t.after(async () => { await app.stop(); await repo.cleanup() })
   const result = await app.call('make_deploy')
   assert.equal(result.isError, true)
-  assert.match(text(result), /`make deploy` the task "deploy" deploys/)
+  assert.match(text(result), /`make deploy` was not run[\s\S]*What it does: the task "deploy" deploys[\s\S]*How to allow it/)
   assert.equal(existsSync(join(repo.dir, 'deployed.txt')), false, 'the command did not run')
   // ordinary build commands and build-output cleaning don't ask
   assert.equal((await app.call('make_build')).isError, false)

@@ -27,11 +27,11 @@ test('a collector row\'s config change (enabled: false) removes its recipes', as
   const repo = await tempRepo()
   const app = await startApp({ root: repo.dir })
   t.after(async () => { await app.stop(); await repo.cleanup() })
-  assert.equal(app.ours().length, 5)
+  assert.equal(app.ours().length, 6)
   app.collectorFibers[0].update({ enabled: false })
   await eventually(() => app.ours().length === 0, 'no make tools once the make row is disabled')
   app.collectorFibers[0].update({ enabled: true })
-  await eventually(() => app.ours().length === 5, 'make tools back once re-enabled')
+  await eventually(() => app.ours().length === 6, 'make tools back once re-enabled')
 })
 
 test('editing the Makefile mid-session changes the tool set, debounced, without a restart', async (t) => {
@@ -63,7 +63,7 @@ test('a manifest appearing where a collector reads it adds its recipes; ignored 
   await writeFile(join(repo.dir, 'node_modules/dep/Makefile'), 'x:\n\t@true\n')
   await writeFile(join(repo.dir, 'Makefile'), 'hello:\n\t@echo hi\n')
   await eventually(() => app.ours().includes('make_hello'), 'make_hello after the Makefile appears')
-  assert.deepEqual(app.ours(), ['make_hello'])
+  assert.deepEqual(app.ours(), ['make_default_goal', 'make_hello'])
 })
 
 test('disposal: unloading a collector row removes its tools; unloading the book removes every tool', async (t) => {
@@ -73,7 +73,7 @@ test('disposal: unloading a collector row removes its tools; unloading the book 
   await app.collectorFibers[0].dispose()
   await eventually(() => app.ours().length === 0, 'make tools gone with the make row')
   await app.ctx.plugin(makePlugin, {})
-  await eventually(() => app.ours().length === 5, 'make tools back with a new make row')
+  await eventually(() => app.ours().length === 6, 'make tools back with a new make row')
   await app.adapter.dispose()
   assert.deepEqual(app.names().filter((n) => n.startsWith('make_')), [])
   assert.equal(app.ctx.get('recipes'), undefined)

@@ -9,17 +9,16 @@ test('exposure tools: one tool per recipe, named by the book, described as the s
   const repo = await tempRepo()
   const app = await startApp({ root: repo.dir, config: { exposure: 'tools' } })
   t.after(async () => { await app.stop(); await repo.cleanup() })
-  assert.deepEqual(app.ours().sort(), ['make_build', 'make_clean', 'make_deploy', 'make_slow', 'make_test'])
+  assert.deepEqual(app.ours().sort(), ['make_build', 'make_clean', 'make_default_goal', 'make_deploy', 'make_slow', 'make_test'])
   const build = app.ctx.tools.get('make_build')
+  // Short on purpose: every tool costs context in every model request (test/e2e/budget.test.mjs).
   assert.equal(build.description, [
-    'Project make command "build" (from Makefile:7).',
+    'Runs `make build` (Makefile:7).',
     'Write the build stamp',
-    'Run: make build',
-    'Acceptable variables: VERSION (pass as VAR=value via "args")',
-    'Additional shell arguments can be appended through the "args" parameter.',
+    'Variables, as VAR=value in args: VERSION',
   ].join('\n'))
-  assert.match(app.ctx.tools.get('make_test').description, /Prerequisites: build/)
-  assert.match(app.ctx.tools.get('make_deploy').description, /Asks for approval before it runs: it the task "deploy" deploys/)
+  assert.match(app.ctx.tools.get('make_default_goal').description, /^Runs `make` \(Makefile:7\)\.\nthe default goal: plain `make` builds `build`/)
+  assert.match(app.ctx.tools.get('make_deploy').description, /Asks a person for approval first: it the task "deploy" deploys/)
   // the one optional `args` parameter
   assert.deepEqual(build.parameters.properties.args.type, 'string')
   assert.deepEqual(build.parameters.required ?? [], [])
@@ -74,7 +73,7 @@ test('exposure dispatcher: a single `recipe` tool with an op string, tasks liste
   assert.deepEqual(app.ours(), ['recipe'])
   const tool = app.ctx.tools.get('recipe')
   assert.deepEqual(tool.parameters.required, ['op'])
-  assert.match(tool.description, /make \(Makefile\):\n- build: make build — Write the build stamp\n- test: make test — Run the tests\n- deploy: make deploy — Push the release to production \[asks for approval\]\n/)
+  assert.match(tool.description, /make \(Makefile\):\n.*\n- build: Write the build stamp\n- test: Run the tests\n- deploy: Push the release to production \[asks for approval\]\n/)
   const result = await app.call('recipe', { op: 'build VERSION=3.0.0' })
   assert.equal(result.isError, false, text(result))
   assert.equal(result.value.command, 'make build VERSION=3.0.0')
@@ -83,15 +82,15 @@ test('exposure dispatcher: a single `recipe` tool with an op string, tasks liste
   assert.equal(qualified.value.stdout, 'built 1.0.0\ntests passed\n')
   const unknown = await app.call('recipe', { op: 'nope' })
   assert.equal(unknown.isError, true)
-  assert.match(text(unknown), /Unknown task `nope`\. Available tasks:\nmake: build, test, deploy, clean, slow/)
+  assert.match(text(unknown), /Unknown task `nope`\. Available tasks:\nmake: \.DEFAULT_GOAL, build, test, deploy, clean, slow/)
 })
 
 test('exposure auto: per-recipe tools up to the threshold, the dispatcher above it', async (t) => {
   const repo = await tempRepo()
-  const small = await startApp({ root: repo.dir, config: { exposure: 'auto', dispatcherThreshold: 5 } })
-  assert.equal(small.ours().length, 5)
+  const small = await startApp({ root: repo.dir, config: { exposure: 'auto', dispatcherThreshold: 6 } })
+  assert.equal(small.ours().length, 6)
   await small.stop()
-  const large = await startApp({ root: repo.dir, config: { exposure: 'auto', dispatcherThreshold: 4 } })
+  const large = await startApp({ root: repo.dir, config: { exposure: 'auto', dispatcherThreshold: 5 } })
   t.after(async () => { await large.stop(); await repo.cleanup() })
   assert.deepEqual(large.ours(), ['recipe'])
 })
@@ -111,7 +110,7 @@ test('tool names never take a built-in name, another plugin\'s tool, or each oth
   await app.ctx.plugin(makePlugin, {})
   await app.ctx.recipes.settled()
   const ours = app.ours().sort()
-  assert.deepEqual(ours, ['bash_2', 'build_2', 'read_2', 'write_2'])
+  assert.deepEqual(ours, ['bash_2', 'build_2', 'default_goal', 'read_2', 'write_2'])
   for (const name of ours) assert.equal(RESERVED_TOOL_NAMES.has(name), false)
   assert.equal(app.ctx.tools.get('build').description, 'another plugin')
   const r = await app.call('read_2')
@@ -149,4 +148,50 @@ test('npm script arguments go after `--`, so flags reach the script', async (t) 
   assert.equal(result.value.command, 'npm run show -- --watch --port 8080')
   assert.equal(result.value.exitCode, 0, result.value.stderr)
   assert.match(result.value.stdout, /^--watch --port 8080$/m)
+})
+
+test('exposure auto: the dispatcher also takes over when per-recipe tools would cost more than the token budget', async (t) => {
+  const repo = await tempRepo({ empty: true })
+  const { writeFile } = await import('node:fs/promises')
+  // 30 targets are under the threshold (40), but their descriptions together are not under the budget.
+  const doc = 'Builds one part of the project with the flags it needs, and checks the result against the reference output'
+  await writeFile(join(repo.dir, 'Makefile'), Array.from({ length: 30 }, (_, i) => `t${i}: ## ${doc}\n\t@echo t${i}\n`).join(''))
+  const app = await startApp({ root: repo.dir })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  assert.deepEqual(app.ours(), ['recipe'])
+  const { estimatedToolTokens, TOOLS_TOKEN_BUDGET } = await import('../../dist/src/exposure.js')
+  assert.ok(estimatedToolTokens(app.ctx.recipes.book().entries()) > TOOLS_TOKEN_BUDGET)
+  assert.equal((await app.call('recipe', { op: 't29' })).value.stdout, 't29\n', 'every target stays callable')
+})
+
+test('npm lifecycle scripts and pre/post hooks stay in the book but are not offered, unless exposeHooks', async (t) => {
+  const repo = await tempRepo({ empty: true })
+  const { writeFile } = await import('node:fs/promises')
+  await writeFile(join(repo.dir, 'package.json'), JSON.stringify({ name: 'x', scripts: { postinstall: 'node setup.js', prebuild: 'echo pre', build: 'echo build', pretend: 'echo not a hook' } }))
+  const { default: scriptsPlugin } = await import('../../dist/src/plugin/collectors/scripts.js')
+  const app = await startApp({ root: repo.dir, collectors: [scriptsPlugin] })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  assert.deepEqual(app.ours().sort(), ['npm_build', 'npm_pretend'])
+  assert.deepEqual(app.ctx.recipes.book().entries().map((r) => [r.name, r.hook ?? '']), [
+    ['postinstall', 'lifecycle script: the package manager runs it after the package is installed'],
+    ['prebuild', 'hook: runs before `build` whenever that script runs'],
+    ['build', ''],
+    ['pretend', ''],
+  ])
+  const withHooks = await startApp({ root: repo.dir, collectors: [scriptsPlugin], config: { exposeHooks: true } })
+  t.after(() => withHooks.stop())
+  assert.deepEqual(withHooks.ours().sort(), ['npm_build', 'npm_postinstall', 'npm_prebuild', 'npm_pretend'])
+})
+
+test('a recipe whose runner is not installed says so in its tool description, and its call explains instead of "not found"', { skip: (await import('../../dist/src/runners.js')).onPath('task') && 'task is installed here' }, async (t) => {
+  const repo = await tempRepo({ empty: true })
+  const { writeFile } = await import('node:fs/promises')
+  await writeFile(join(repo.dir, 'Taskfile.yml'), "version: '3'\ntasks:\n  hello:\n    desc: Say hello\n    cmds: [echo hello]\n")
+  const { default: taskPlugin } = await import('../../dist/src/plugin/collectors/task.js')
+  const app = await startApp({ root: repo.dir, collectors: [taskPlugin] })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  assert.match(app.ctx.tools.get('task_hello').description, /Warning: task is not installed here, so this fails until someone installs it \(install go-task/)
+  const result = await app.call('task_hello')
+  assert.equal(result.isError, true)
+  assert.match(text(result), /task is not installed here \(not on PATH\), so `task hello` can't run; install go-task/)
 })

@@ -1,0 +1,67 @@
+/** The runners recipes name: whether one is installed, and how a person installs it. */
+import { accessSync, constants } from 'node:fs'
+import { delimiter, join } from 'node:path'
+
+export const INSTALL_HINTS: Readonly<Record<string, string>> = {
+  make: 'install GNU make (apt-get install make)',
+  just: 'install just (npm i -g rust-just, or cargo install just)',
+  deno: 'install deno (npm i -g deno)',
+  cargo: 'install Rust with rustup',
+  task: 'install go-task (https://taskfile.dev/installation)',
+  pnpm: 'install pnpm (npm i -g pnpm, or corepack enable)',
+  yarn: 'install yarn (npm i -g yarn, or corepack enable)',
+  bun: 'install bun (npm i -g bun)',
+  npm: 'install Node.js with npm',
+  nx: 'install Nx in the workspace (npm i -D nx) or globally (npm i -g nx)',
+  mise: 'install mise (npm i -g @jdxcode/mise, or https://mise.jdx.dev)',
+  cmake: 'install CMake (apt-get install cmake)',
+  ctest: 'install CMake, which ships ctest (apt-get install cmake)',
+  cpack: 'install CMake, which ships cpack (apt-get install cmake)',
+  composer: 'install Composer (apt-get install composer php-cli)',
+  poe: 'install poethepoet (pipx install poethepoet)',
+  pdm: 'install pdm (pipx install pdm)',
+  hatch: 'install hatch (pipx install hatch)',
+  rye: 'install rye (https://rye.astral.sh)',
+  go: 'install Go (https://go.dev/dl, or apt-get install golang)',
+}
+
+/** Whether an executable is on PATH (no shell, no spawn). */
+export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const exts = process.platform === 'win32' ? (env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';') : ['']
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue
+    for (const ext of exts) {
+      try {
+        accessSync(join(dir, command + ext), constants.X_OK)
+        return true
+      } catch {
+        // not here
+      }
+    }
+  }
+  return false
+}
+
+export function installHint(runner: string): string {
+  return INSTALL_HINTS[runner] ?? `install ${runner}`
+}
+
+/** The sentence a tool carries when its runner is not installed: which one, and how to install it. */
+export function missingRunnerNote(runner: string): string {
+  return `Warning: ${runner} is not installed here, so this fails until someone installs it (${installHint(runner)}).`
+}
+
+/** Why a command can't run when its runner is missing: which runner, and how to install it. */
+export function missingRunnerMessage(runner: string, command: string): string {
+  return `${runner} is not installed here (not on PATH), so \`${command}\` can't run; ${installHint(runner)}, then try again`
+}
+
+/**
+ * The runner a recipe's command line starts with when it is not installed, else undefined. The
+ * command's first word decides (a third-party recipe may name a runner and run something else);
+ * paths and `VAR=value` prefixes are not checked.
+ */
+export function missingExecutable(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const first = /^\s*([A-Za-z0-9_][A-Za-z0-9_.+-]*)(?:\s|$)/.exec(command)?.[1]
+  return first !== undefined && !onPath(first, env) ? first : undefined
+}
