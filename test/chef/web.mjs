@@ -2,7 +2,8 @@
 // API as the web UI drives it (session.create, session.prompt; a "/chef on" prompt runs the
 // command). Each web process gets a free port on 127.0.0.1 and the caller's hermetic home.
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -11,14 +12,36 @@ import { REPO_ROOT, dshEnv, dshInstall } from '../e2e/harness.mjs'
 
 export const KITCHEN_ENTRY = join(REPO_ROOT, 'dist/src/plugin/entries/kitchen.js')
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/**
+ * A port for one dsh web. Ports the kernel hands out (listen on 0, outgoing connections) come from
+ * its ephemeral range, which starts at 32768; these come from below it, each claimed by a file in
+ * the run's temp folder, so no other test process of the run can be handed the same one.
+ */
+const claimed = []
+process.on('exit', () => {
+  for (const f of claimed) rmSync(f, { force: true })
+})
+
+export async function freePort() {
+  for (let i = 0; i < 500; i++) {
+    const port = 20000 + Math.floor(Math.random() * 12000)
+    const claim = join(tmpdir(), `cs-port-${port}`)
+    try {
+      writeFileSync(claim, `${process.pid}\n`, { flag: 'wx' })
+    } catch {
+      continue
+    }
+    claimed.push(claim)
+    if (await canListen(port)) return port
+  }
+  throw new Error('no free port in 20000-31999')
+}
+
+function canListen(port) {
+  return new Promise((resolve) => {
     const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address()
-      s.close(() => resolve(port))
-    })
+    s.once('error', () => resolve(false))
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)))
   })
 }
 

@@ -133,7 +133,7 @@ test('option mistakes are one clean line naming the option, then the subcommand\
     [['scan', '-x'], 'unknown option -x', 'scan'],
     [['docs', '--root'], '--root needs a value', 'docs'],
     [['run', 'x', '--help=yes'], '--help takes no value', 'run'],
-    [['--bogus'], 'unknown option --bogus; expected scan, docs, run, recipes, mcp, serve or dsh', ''],
+    [['--bogus'], 'unknown option --bogus; expected scan, docs, run, recipes, mcp, serve, watch or dsh', ''],
     [['recipes', 'list', '--bogus'], 'recipes: unknown option --bogus', 'recipes list'],
     [['recipes', 'render', 'x', '--param'], 'recipes: --param needs a value', 'recipes render'],
     [['help', 'nosuch'], 'no help for "nosuch": it is not a command', ''],

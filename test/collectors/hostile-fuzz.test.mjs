@@ -28,7 +28,13 @@ if (isMainThread) {
   const assert = (await import('node:assert/strict')).default
   test(`${CASES} seeded hostile repositories: no hang, no crash, valid JSON, nothing from outside the root`, async () => {
     const seed = Number(process.env.FUZZ_SEED ?? 20261201)
+    // The cases link manifests to devices: making them must leave the devices themselves alone.
+    const { statSync } = await import('node:fs')
+    const DEVICES = ['/dev/null', '/dev/zero', '/dev/urandom', '/dev/full']
+    const modes = () => DEVICES.map((d) => [d, statSync(d).mode])
+    const before = modes()
     const outcome = await runWatchedWorker(new URL(import.meta.url), seed, HANG_MS)
+    assert.deepEqual(modes(), before, 'no device changed its mode')
     assert.equal(outcome.cases, CASES)
     assert.deepEqual(outcome.failures, [], `replay with FUZZ_SEED=${seed}`)
     if (process.env.FUZZ_ONLY !== undefined) return process.stdout.write(`# case ${process.env.FUZZ_ONLY}: ${outcome.slowestMs} ms\n`)
@@ -144,8 +150,8 @@ if (isMainThread) {
       attempt(() => (rmSync(target, { force: true }), write(target, ''), truncateSync(target, pick([100, 200, 9]) * 1024 * 1024)))
     },
     'permission-denied'(root) {
-      for (let i = 0; i < 3; i++) attempt(() => chmodSync(join(root, pick([...MANIFESTS, `${pick(MEMBERS)}/package.json`])), 0))
-      attempt(() => chmodSync(join(root, pick(MEMBERS)), 0))
+      for (let i = 0; i < 3; i++) attempt(() => denyAccess(join(root, pick([...MANIFESTS, `${pick(MEMBERS)}/package.json`]))))
+      attempt(() => denyAccess(join(root, pick(MEMBERS))))
     },
     'outside-link'(root, outside) {
       attempt(() => (rmSync(join(root, 'packages', 'a'), { recursive: true, force: true }), symlinkSync(join(outside, 'pkg'), join(root, 'packages', 'a'))))
@@ -229,3 +235,12 @@ if (isMainThread) {
   if (ONLY === undefined) rmSync(base, { recursive: true, force: true })
   parentPort.postMessage({ type: 'done', cases: CASES, kinds, failures: failures.slice(0, 10), recipes, diagnostics, slowestMs, slow: slow.slice(0, 40) })
 }
+
+/**
+ * chmod 0 on a file or folder a case made, never through a link: chmod follows symlinks, and
+ * another kind may have made this path a link to /dev/null or to a file outside the case.
+ */
+function denyAccess(path) {
+  if (!lstatSync(path).isSymbolicLink()) chmodSync(path, 0)
+}
+
