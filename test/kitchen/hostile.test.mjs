@@ -6,7 +6,7 @@ import assert from 'node:assert/strict'
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Store } from '../../dist/src/kitchen/index.js'
-import { FAST_CONFIG, git, makeRepo, ownerKitchen, settled, tempDir, writeConfig } from './support.mjs'
+import { FAST_CONFIG, git, makeRepo, ownerKitchen, settled, tempDir, until, writeConfig } from './support.mjs'
 
 async function setup(t) {
   const dir = tempDir('kitchen-hostile-')
@@ -139,6 +139,8 @@ test('a symlinked log.jsonl or runs/ is not followed: stop and close append noth
   const victim = join(outside, 'victim.txt')
   writeFileSync(victim, 'untouched\n')
   const log = join(root, 'tasks', 'api-1', 'log.jsonl')
+  // The log is written when the owner records the settled run; under load that lands after settle.
+  await until(() => existsSync(log), 'api-1/log.jsonl')
   renameSync(log, join(outside, 'old-log.jsonl'))
   symlinkSync(victim, log)
   const runs = join(root, 'tasks', 'api-2', 'runs')
