@@ -4,15 +4,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runInHarnessShell } from '../../dist/src/plugin/shell-run.js'
 import { eventually, startApp, tempRepo, text } from './app.mjs'
+// Liveness from /proc: a killed child that nobody has reaped yet (a zombie) is gone.
+import { alive } from '../support/processes.mjs'
 
-function alive(pid) {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 test('execution.timeoutMs kills the whole process tree, and the result says so', async (t) => {
   const repo = await tempRepo()
@@ -27,7 +21,7 @@ test('execution.timeoutMs kills the whole process tree, and the result says so',
   assert.match(text(result), /\[killed: timed out\]/)
   const child = Number(readFileSync(join(repo.dir, 'slow-child.pid'), 'utf8'))
   assert.ok(child > 0)
-  await eventually(() => !alive(child), `background child ${child} to be gone`, 5_000)
+  await eventually(() => !alive(child), `background child ${child} to be gone`, 30_000)
 })
 
 test('the call\'s abort signal stops the whole process tree', async (t) => {
@@ -41,7 +35,7 @@ test('the call\'s abort signal stops the whole process tree', async (t) => {
   controller.abort()
   const result = await pending
   assert.equal(result.isError, true, 'a cancelled call is reported as aborted')
-  await eventually(() => !alive(child), `background child ${child} to be gone`, 5_000)
+  await eventually(() => !alive(child), `background child ${child} to be gone`, 30_000)
 })
 
 test('runInHarnessShell maps the executor\'s result to RunResult', async (t) => {
