@@ -18,7 +18,7 @@ import {
 import {
   boardText, closeText, closeVerdict, dispatchText, dispatched, launchPrompt, normalizeDispatch, plan,
   projectText, restartText, resultText, rulebookText, selectModels, wakeText, cooksSnapshot,
-  type Action, type CooksSnapshot, type DispatchItem, type ModelCheck,
+  type Action, type CooksSnapshot, type DispatchItem, type ModelCheck, type ResultFacts,
 } from './derive/index.js'
 import {
   DEFAULT_BRANCH_PREFIX, KitchenError, isProjectName, sameHolder,
@@ -104,25 +104,11 @@ export interface CloseResult {
   text: string
 }
 
-export interface ResultView {
+/** What `result` answers: the facts its text is made from, the task's state, and that text. */
+export interface ResultView extends ResultFacts {
   task: TaskId
-  title: string
   state: TaskView['state']
-  model?: string
-  branch: string
-  baseBranch: string
-  ahead: number
-  /** `<short hash> <subject>` of each commit ahead of the base, oldest first. */
   commits: string[]
-  landed: 'base' | 'remote' | false
-  remoteRef?: string
-  worktree: string
-  worktreeExists: boolean
-  dirty: boolean
-  diffstat: string
-  taskDir: string
-  runFile?: string
-  errFile?: string
   text: string
 }
 

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSyn
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { dshEnv, dshInstall } from '../e2e/harness.mjs'
-import { freePort, KITCHEN_ENTRY, listensOn } from './web.mjs'
+import { apiPost, freePort, KITCHEN_ENTRY, listensOn } from './web.mjs'
 
 /** The env variable of the kitchen's crash hook (src/chef/crash-hook.ts). */
 export const CRASH_FILE_ENV = 'COMMAND_SCOUT_KITCHEN_CRASH_FILE'
@@ -63,23 +63,7 @@ async function startChefOnce({ home, model, patch, cwd, env } = {}) {
     return exited
   }
 
-  async function post(path, method, payload) {
-    const res = await fetch(`${base}/api/${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'client-request', rpcId: randomUUID(), method, payload }),
-    })
-    const text = await res.text()
-    let body
-    try {
-      body = JSON.parse(text)
-    } catch {
-      throw new Error(`${method}: HTTP ${res.status}: ${text.slice(0, 500)}`)
-    }
-    const result = body.result ?? body
-    if (!res.ok || result.ok === false) throw new Error(`${method}: HTTP ${res.status}: ${text.slice(0, 1000)}`)
-    return result.value ?? result
-  }
+  const post = (path, method, payload) => apiPost(base, path, method, payload)
   const call = (method, payload = {}) => post(method, method, payload)
 
   try {

@@ -70,6 +70,25 @@ function descendsFrom(p, ancestor) {
   return false
 }
 
+/** One request to dsh web's API as its UI sends it; the answer's value, or an error with the body. */
+export async function apiPost(base, path, method, payload) {
+  const res = await fetch(`${base}/api/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'client-request', rpcId: randomUUID(), method, payload }),
+  })
+  const text = await res.text()
+  let body
+  try {
+    body = JSON.parse(text)
+  } catch {
+    throw new Error(`${method}: HTTP ${res.status}: ${text.slice(0, 500)}`)
+  }
+  const result = body.result ?? body
+  if (!res.ok || result.ok === false) throw new Error(`${method}: HTTP ${res.status}: ${text.slice(0, 1000)}`)
+  return result.value ?? result
+}
+
 /** A patch layer that inserts the kitchen row with `config` (JSON is YAML). */
 export function kitchenRowLayer(config = {}, extraRows = []) {
   const rows = ['- insert:', '    - id: command-scout-kitchen', `      name: '${KITCHEN_ENTRY}'`, `      config: ${JSON.stringify(config)}`, ...extraRows]
@@ -114,23 +133,7 @@ async function startWebOnce({ home, model, patch, cwd, env, profilePatch } = {})
   exited.then(() => { gone = true })
   const base = `http://127.0.0.1:${port}`
 
-  async function call(method, payload = {}) {
-    const res = await fetch(`${base}/api/${method}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'client-request', rpcId: randomUUID(), method, payload }),
-    })
-    const text = await res.text()
-    let body
-    try {
-      body = JSON.parse(text)
-    } catch {
-      throw new Error(`${method}: HTTP ${res.status}: ${text.slice(0, 500)}`)
-    }
-    const result = body.result ?? body
-    if (!res.ok || result.ok === false) throw new Error(`${method}: HTTP ${res.status}: ${text.slice(0, 1000)}`)
-    return result.value ?? result
-  }
+  const call = (method, payload = {}) => apiPost(base, method, method, payload)
 
   const deadline = Date.now() + 90_000
   for (;;) {
