@@ -314,8 +314,15 @@ export class KitchenReader extends KitchenBase {
     return this.promoted
   }
 
-  takeover(): Promise<Kitchen> {
-    return this.promote(true).then((k) => k!)
+  /** Take the lease whoever holds it. An interval attempt in flight may find it held: then try again, forcing. */
+  async takeover(): Promise<Kitchen> {
+    for (let p = this.promoted; p; p = this.promoted) {
+      const pending = await p
+      if (pending) return pending
+    }
+    const k = await this.promote(true)
+    if (!k) throw new KitchenError('KITCHEN_LEASE_LOST', 'the takeover did not stick: another session replaced the lease at the same moment; run /chef takeover again')
+    return k
   }
 
   dispose(): void {

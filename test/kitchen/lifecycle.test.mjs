@@ -291,6 +291,40 @@ test('a lost lease is found before any write; a read-only session promotes when 
   await settled(b, 'api-1')
 })
 
+test('a takeover while an interval promotion attempt is still asking about the holder takes the lease', async (t) => {
+  const reg = owners()
+  const dir = tempDir()
+  const root = join(dir, 'kitchen')
+  mkdirSync(root)
+  writeConfig(root, FAST_CONFIG)
+  const a = await ownerKitchen(root, { identity: reg.identity(), holderAlive: reg.holderAlive })
+  t.after(() => a.kitchen.shutdown())
+  // B's liveness question hangs until released, so its interval attempt is in flight at the takeover
+  let gate
+  let release
+  let questions = 0
+  const holderAlive = async (h) => {
+    if (gate) {
+      questions++
+      await gate
+    }
+    return reg.holderAlive(h)
+  }
+  const idB = reg.identity()
+  const opened = await openKitchen(root, { cookCommand: COOK_COMMAND, identity: idB, holderAlive, tickMs: 0 })
+  assert.equal(opened.kind, 'read-only')
+  gate = new Promise((r) => { release = r })
+  const interval = opened.reader.tick()
+  await until(() => questions === 1, 'the interval attempt asks')
+  const took = opened.reader.takeover()
+  release()
+  assert.equal(await interval, undefined)
+  const b = await took
+  t.after(() => b.shutdown())
+  assert.equal(b.lease.pid, idB.pid)
+  await assert.rejects(a.kitchen.dispatch({ project: 'api', title: 'x', brief: 'y' }), (e) => e.code === 'KITCHEN_LEASE_LOST')
+})
+
 test('HTTP 402 on the first candidate: run 2 on the next candidate in the same session reports done; one notice names the fallback', async (t) => {
   const { root, kitchen, wakes } = await setup({ models: { default: [{ model: 'prov/a' }, { model: 'prov/b', thinking: 'high' }] } })
   t.after(() => kitchen.shutdown())
