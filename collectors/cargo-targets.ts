@@ -3,9 +3,8 @@
  * "Target auto-discovery"): declared `[[bin]]`/`[[example]]`/`[[test]]` tables merged with the
  * files cargo finds by itself, unless `package.autobins`/`autoexamples`/`autotests` is false.
  */
-import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { resolveInsideRoot } from './fs.js'
+import { listDir, resolveInsideRoot, statPath } from './fs.js'
 import { activeGuard } from './guard.js'
 
 export type TargetKind = 'bin' | 'example' | 'test'
@@ -66,7 +65,7 @@ class PackageFiles {
     if (parent === undefined || this.kind(parent, rel.slice(slash + 1)) === 'dir') {
       try {
         listing = new Map()
-        for (const e of readdirSync(join(this.root, rel), { withFileTypes: true })) {
+        for (const e of listDir(join(this.root, rel))) {
           listing.set(e.name, e.isFile() ? 'file' : e.isDirectory() ? 'dir' : 'other')
         }
       } catch {
@@ -82,14 +81,14 @@ class PackageFiles {
     if (k !== 'other') return k
     // A symbolic link: follow it, but not out of the scanned root (`examples -> /etc` lists nothing).
     const path = join(this.root, dir, name)
-    const st = statSync(path, { throwIfNoEntry: false })
+    const st = statPath(path)
     const guard = activeGuard()
     if (st && guard && !resolveInsideRoot(guard.root, path).ok) return 'other'
     return st?.isFile() ? 'file' : st?.isDirectory() ? 'dir' : 'other'
   }
 
   isFile(rel: string): boolean {
-    if (rel.startsWith('/') || rel.split('/').includes('..')) return statSync(join(this.root, rel), { throwIfNoEntry: false })?.isFile() ?? false
+    if (rel.startsWith('/') || rel.split('/').includes('..')) return statPath(join(this.root, rel))?.isFile() ?? false
     const slash = rel.lastIndexOf('/')
     return this.kind(slash === -1 ? '' : rel.slice(0, slash), rel.slice(slash + 1)) === 'file'
   }

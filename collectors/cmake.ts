@@ -9,7 +9,7 @@
  */
 import { dirname, join, resolve } from 'node:path'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
-import { readText, relPosix } from './fs.js'
+import { envVar, readText, relPosix } from './fs.js'
 import { insideRoot } from './inside-root.js'
 import { listObjectLines } from './json-list-lines.js'
 import { isRecord, kind, parseJsonText, positionLocator } from './json-text.js'
@@ -183,7 +183,7 @@ export function collectCmake(root: string): CollectorResult {
     return value.replace(/\$(env|penv)\{([^}]*)\}|\$\{([^}]*)\}|\$vendor\{[^}]*\}/g, (whole, scope: string | undefined, envName: string | undefined, macro: string | undefined) => {
       if (scope) {
         const own = scope === 'env' && typeof env[envName!] === 'string' ? (env[envName!] as string) : undefined
-        return own ?? process.env[envName!] ?? ''
+        return own ?? envVar(envName!) ?? ''
       }
       if (macro === undefined) return ''
       switch (macro) {

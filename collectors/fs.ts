@@ -3,11 +3,13 @@
  * through them: only regular files are read (never a FIFO or a device, whatever a symlink points
  * to), never more than MAX_MANIFEST_BYTES, nothing once the scan's time budget is spent, and a
  * file that can't be read is reported (through the active guard, see guard.ts) instead of
- * looking missing.
+ * looking missing. Every question a collector asks the file system goes through here (and
+ * observe.ts records it), so that a result can be proved fresh without running the collector.
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync, type Dirent, type Stats } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
 import { MAX_MANIFEST_BYTES, outOfTime, preview, realRoot, reportProblem } from './guard.js'
+import { observedEnv, observedReaddir, observedRealpath, observedStat } from './observe.js'
 
 export { MAX_MANIFEST_BYTES, preview } from './guard.js'
 
@@ -78,14 +80,14 @@ export function readFileText(path: string, options: ReadTextOptions = {}): ReadO
     reportProblem(path, `${reason}; it is not read`, 'error', `read\0${path}`)
     return { kind: 'refused', reason }
   }
-  let st: Stats
+  let st: Stats | undefined
   try {
-    st = statSync(path)
+    st = observedStat(path)
   } catch (error) {
     const reason = errorReason(error)
     return reason === undefined ? { kind: 'missing' } : refuse(`can't be read: ${reason}`)
   }
-  if (st.isDirectory()) return { kind: 'missing' }
+  if (!st || st.isDirectory()) return { kind: 'missing' }
   const special = specialKind(st)
   if (special) return refuse(`is ${special}, not a regular file (reading it could block or never end)`)
   const limitName = options.maxBytes === undefined ? 'MAX_MANIFEST_BYTES' : options.limitName ?? 'the limit for this file'
@@ -131,10 +133,39 @@ export function readFileText(path: string, options: ReadTextOptions = {}): ReadO
 function statOf(path: string): Stats | undefined {
   if (outOfTime()) return undefined
   try {
-    return statSync(path, { throwIfNoEntry: false })
+    return observedStat(path)
   } catch {
     return undefined
   }
+}
+
+/** The stat of `path` (following symlinks), undefined when nothing is there or it can't be asked. */
+export function statPath(path: string): Stats | undefined {
+  return statOf(path)
+}
+
+/** A directory's entries with their types; throws like readdirSync. */
+export function listDir(path: string): Dirent[] {
+  return observedReaddir(path)
+}
+
+/** The real path (symlinks resolved); throws like realpathSync.native. */
+export function realPath(path: string): string {
+  return observedRealpath(path)
+}
+
+/** The real path, or `path` itself when it can't be resolved (a missing include keeps its name). */
+export function realOrSelf(path: string): string {
+  try {
+    return observedRealpath(path)
+  } catch {
+    return path
+  }
+}
+
+/** An environment variable a collector's result depends on (cmake's `$ENV{...}`, the home directory). */
+export function envVar(name: string): string | undefined {
+  return observedEnv(name)
 }
 
 /** Whether `path` is a regular file (following symlinks); false once the scan is out of time. */
@@ -186,7 +217,7 @@ export function resolveInsideRoot(root: string, path: string): InsideRoot {
   const shown = preview(relPosix(root, abs))
   let real: string
   try {
-    real = realpathSync.native(abs)
+    real = observedRealpath(abs)
   } catch (error) {
     const reason = errorReason(error)
     return reason === undefined

@@ -7,8 +7,9 @@
  * directory cap and time budget. tinyglobby has no such limits of its own; its `fs` option is the
  * documented way in.
  */
-import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs'
+import type { Dirent, Stats } from 'node:fs'
 import { isInside } from './fs.js'
+import { observedReaddir, observedRealpath, observedStat } from './observe.js'
 import { activeGuard, MAX_DIRECTORIES, outOfTime, realRoot } from './guard.js'
 import { picomatch, tinyglobby } from './lazy.js'
 
@@ -116,7 +117,7 @@ type ReaddirSync = (path: string, options: { withFileTypes: true }) => Dirent[]
 export function crawlFs(root: string, options: CrawlOptions) {
   const base = realRoot(root)
   const listed = new Set<string>()
-  const readdir: ReaddirSync = (path, opts) => {
+  const readdir: ReaddirSync = (path) => {
     if (outOfTime()) return []
     const guard = activeGuard()
     if (guard && guard.directories >= MAX_DIRECTORIES) {
@@ -125,7 +126,7 @@ export function crawlFs(root: string, options: CrawlOptions) {
     }
     let real: string
     try {
-      real = realpathSync.native(path)
+      real = observedRealpath(path)
     } catch {
       return []
     }
@@ -133,13 +134,19 @@ export function crawlFs(root: string, options: CrawlOptions) {
     listed.add(real)
     if (guard) guard.directories++
     try {
-      return readdirSync(path, opts)
+      return observedReaddir(path)
     } catch {
       return []
     }
   }
-  // tinyglobby types its adapter as node:fs itself; the crawler only calls readdirSync(path, { withFileTypes: true }).
-  return { readdirSync: readdir as unknown as typeof readdirSync, realpathSync, statSync }
+  const stat = (path: string): Stats => {
+    const st = observedStat(path)
+    if (!st) throw Object.assign(new Error(`ENOENT: no such file or directory, stat '${path}'`), { code: 'ENOENT' })
+    return st
+  }
+  // tinyglobby types its adapter as node:fs itself; the crawler calls readdirSync(path, { withFileTypes: true }),
+  // and realpathSync and statSync(path) when it follows a symbolic link. Each goes through observe.ts.
+  return { readdirSync: readdir as never, realpathSync: observedRealpath as never, statSync: stat as never }
 }
 
 export interface BoundedGlobOptions {

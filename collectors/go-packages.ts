@@ -7,9 +7,8 @@
  * package clause). For each package: its name, its directory, and the `//go:generate`
  * directives of its files.
  */
-import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { readText } from './fs.js'
+import { listDir, readText } from './fs.js'
 
 export interface GoPackage {
   /** POSIX path relative to the module root; `.` for the root package. */
@@ -165,7 +164,7 @@ export function modulePackages(moduleDir: string, limit = 100_000): PackageScan 
     const abs = rel === '.' ? moduleDir : join(moduleDir, rel)
     let entries
     try {
-      entries = readdirSync(abs, { withFileTypes: true })
+      entries = listDir(abs)
     } catch {
       continue
     }

@@ -5,7 +5,7 @@
  * consult it without any collector passing it around, and a collector written tomorrow gets the
  * same protection by calling the helpers.
  */
-import { realpathSync } from 'node:fs'
+import { observedRealpath } from './observe.js'
 import type { Recipe } from '../src/recipe.js'
 
 /** Largest manifest read (package.json, Cargo.toml, a Makefile, an include...). */
@@ -110,7 +110,7 @@ export function realRoot(root: string): string {
 
 function safeRealpath(path: string): string | undefined {
   try {
-    return realpathSync.native(path)
+    return observedRealpath(path)
   } catch {
     return undefined
   }

@@ -3,12 +3,12 @@
  * inside the scan root: both sides by real path, so a symlink or `..` that leaves the root is
  * refused. Missing paths are judged by their resolved path.
  */
-import { realpathSync } from 'node:fs'
 import { relative, resolve, sep, isAbsolute } from 'node:path'
+import { realPath } from './fs.js'
 
 function real(path: string): string {
   try {
-    return realpathSync(path)
+    return realPath(path)
   } catch {
     return resolve(path)
   }

@@ -2,8 +2,8 @@
  * Finding justfiles as just does: a directory's justfile is its one file named `justfile` or
  * `.justfile` in any case (just refuses to choose between several).
  */
-import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { listDir } from './fs.js'
 
 /** Names just accepts for a justfile, compared case-insensitively. */
 function isJustfileName(name: string): boolean {
@@ -20,7 +20,7 @@ export class DirCache {
     if (!entries) {
       entries = new Map()
       try {
-        for (const e of readdirSync(dir, { withFileTypes: true })) entries.set(e.name, e.isDirectory())
+        for (const e of listDir(dir)) entries.set(e.name, e.isDirectory())
       } catch {
         // missing or unreadable: no entries
       }

@@ -11,11 +11,10 @@
  *   module's directory, or stays put for `[no-cd]` recipes, as the justfile says.
  * - `_name` and `[private]` recipes, and recipes of private modules, are not listed.
  */
-import { realpathSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { createDiagnostic, createRecipe, type Diagnostic } from '../src/recipe.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
-import { isInside, readText, relPosix } from './fs.js'
+import { isInside, readText, realOrSelf, relPosix } from './fs.js'
 import { realRoot } from './guard.js'
 import { parseJustfile, type ParsedJustfile, type JustRecipeItem } from './just-parse.js'
 import { DirCache, findJustfile } from './just-files.js'
@@ -45,13 +44,6 @@ function describe(item: JustRecipeItem): string {
   return notes.filter(Boolean).join(' ')
 }
 
-function realOf(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
-  }
-}
 
 /** Modules nested deeper than this are reported, not followed (just has no limit; cycles aside, real trees are shallow). */
 const MAX_MODULE_DEPTH = 16
@@ -101,7 +93,7 @@ function parseFile(w: Walk, file: string): ParsedJustfile | undefined {
   w.parsed.set(file, parsed)
   w.files.push(relPosix(w.root, file))
   w.relative.set(file, w.files[w.files.length - 1]!)
-  if (parsed.problems.length > 0 && !isInside(realOf(file), realRoot(w.root))) {
+  if (parsed.problems.length > 0 && !isInside(realOrSelf(file), realRoot(w.root))) {
     // Outside the root, a file just refuses lists nothing: its text (a password file, say) must
     // not become recipes. One diagnostic, at its first problem, as just stops there.
     const first = parsed.problems[0]!

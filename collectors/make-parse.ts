@@ -9,9 +9,8 @@
  *
  * Written by hand because no maintained JavaScript library parses makefiles.
  */
-import { realpathSync } from 'node:fs'
 import { isAbsolute, join, relative, sep as pathSep } from 'node:path'
-import { isInside } from './fs.js'
+import { isInside, realOrSelf } from './fs.js'
 import { boundedGlob } from './globs.js'
 import { MAX_PREREQUISITES, MAX_RECIPES, MAX_TOTAL_PREREQUISITES, outOfTime, realRoot } from './guard.js'
 import { AUTOMATIC_VARIABLES, MakeVariables, closingBracket, referencedVariables } from './make-vars.js'
@@ -661,7 +660,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   const base = realRoot(options.cwd)
   const refusedOutside = new Set<string>()
   for (const file of files) {
-    if (isInside(realOf(file), base)) continue
+    if (isInside(realOrSelf(file), base)) continue
     if (problems.some((p) => p.file === file && p.severity === 'error')) refusedOutside.add(file)
   }
   if (refusedOutside.size > 0) {
@@ -714,13 +713,6 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
   return { targets: list, phony, hasPhony, files, problems, defaultGoal, hasDefaultRecipe: defaultRule.hasRecipe }
 }
 
-function realOf(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
-  }
-}
 
 /** make globs like glob(3): `**` is no recursive wildcard there, just `*`. */
 function makeGlob(pattern: string): string {

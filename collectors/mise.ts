@@ -13,11 +13,10 @@
  *   is sorted by name as mise sorts it. Config files from parent directories and the global config
  *   are outside the scanned directory and not read.
  */
-import { readdirSync, statSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import type { TomlError } from 'smol-toml'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
-import { isFile, readText } from './fs.js'
+import { isFile, listDir, readText, statPath } from './fs.js'
 import { insideRoot } from './inside-root.js'
 import { smolToml } from './lazy.js'
 import { shellWord } from './shell-word.js'
@@ -201,7 +200,7 @@ function executables(root: string, dirs: readonly string[]): Array<{ dir: string
     if (depth > 20) return
     let entries
     try {
-      entries = readdirSync(join(root, rel), { withFileTypes: true })
+      entries = listDir(join(root, rel))
     } catch {
       return
     }
@@ -211,12 +210,9 @@ function executables(root: string, dirs: readonly string[]): Array<{ dir: string
       const child = `${rel}/${e.name}`
       if (e.isDirectory()) walk(dir, child, `${prefix}${e.name}:`, depth + 1)
       else if (e.isFile()) {
-        let mode = 0
-        try {
-          mode = statSync(join(root, child)).mode
-        } catch {
-          continue
-        }
+        const st = statPath(join(root, child))
+        if (!st) continue
+        const mode = st.mode
         if ((mode & 0o111) === 0) continue
         const dot = e.name.lastIndexOf('.')
         found.push({ dir, rel: child, full: `${prefix}${e.name}`, stem: `${prefix}${dot > 0 ? e.name.slice(0, dot) : e.name}` })

@@ -9,17 +9,9 @@ import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, sep } from 'node:path'
 import type { Document, Node, Pair, YAMLMap } from 'yaml'
 import { yaml } from './lazy.js'
-import { isInside } from './fs.js'
+import { envVar, isInside, realOrSelf } from './fs.js'
 import { MAX_RECIPES, realRoot } from './guard.js'
-import { realpathSync } from 'node:fs'
 
-function realOf(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
-  }
-}
 
 /** The names go-task looks for, in its order (`DefaultTaskfiles` in go-task's `taskfile/taskfile.go`). */
 export const TASKFILE_NAMES = [
@@ -164,7 +156,7 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     const text = options.read(abs)
     if (text === undefined) return result
     files.push(abs)
-    const outside = !isInside(realOf(abs), realRoot(options.root))
+    const outside = !isInside(realOrSelf(abs), realRoot(options.root))
     const problemsBefore = problems.length
     try {
       loadInto(abs, text, result, stack)
@@ -327,7 +319,7 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
       problems.push({ ...where, severity: 'warning', message: `include "${include.namespace}" is a remote Taskfile (${path}); it is not fetched, so its tasks are not listed` })
       return undefined
     }
-    if (path.startsWith('~/')) path = join(homedir(), path.slice(2))
+    if (path.startsWith('~/')) path = join(envVar('HOME') || homedir(), path.slice(2))
     if (path.includes('{{') || path.includes('$')) {
       problems.push({ ...where, severity: 'warning', message: `include "${include.namespace}" path ${JSON.stringify(include.taskfile)} needs values known only when task runs (templates or environment variables); its tasks are not listed (write the path literally, or set the variable under the Taskfile's vars)` })
       return undefined

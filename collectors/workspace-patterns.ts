@@ -3,9 +3,9 @@
  * root (and refusing those that could leave it), the cheap forms read with one readdir, and
  * tinyglobby for the rest without letting it throw.
  */
-import { readdirSync, type Dirent } from 'node:fs'
+import type { Dirent } from 'node:fs'
 import { join, posix } from 'node:path'
-import { isDir, pathExists, resolveInsideRoot } from './fs.js'
+import { isDir, listDir, pathExists, resolveInsideRoot } from './fs.js'
 import { boundedGlob } from './globs.js'
 
 /**
@@ -60,7 +60,7 @@ export function childDirs(root: string, dir: string): string[] {
   // A parent that is a link out of the root (`packages -> /etc`) is not listed at all.
   if (!resolveInsideRoot(root, dir === '' ? '.' : dir).ok) return []
   try {
-    entries = readdirSync(join(root, dir), { withFileTypes: true })
+    entries = listDir(join(root, dir))
   } catch {
     return []
   }

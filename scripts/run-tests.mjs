@@ -27,7 +27,10 @@ if (files.length === 0) {
 // by others: the PostgreSQL tests run the server as another user.
 const runTmp = mkdtempSync(join(tmpdir(), 'cs-test-run-'))
 chmodSync(runTmp, 0o755)
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: runTmp } })
+// The CLI keeps scan results in the user's cache directory: the tests' go to one of the run's own.
+const cacheDir = mkdtempSync(join(tmpdir(), 'cs-test-cache-'))
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit', cwd: root, env: { ...process.env, TMPDIR: runTmp, COMMAND_SCOUT_CACHE_DIR: cacheDir } })
+rmSync(cacheDir, { recursive: true, force: true })
 const left = readdirSync(runTmp)
 if (left.length) {
   const kinds = [...new Set(left.map((name) => name.replace(/[A-Za-z0-9]{6}$/, '*')))].sort()

@@ -6,11 +6,13 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { BUILTIN_COLLECTORS, type Collector } from '../collectors/index.js'
+import { observing } from '../collectors/observe.js'
 import { runCollector } from '../collectors/run-collector.js'
 import { normalizeConfig, type Config, type ConfigInput } from './config.js'
 import { createDiagnostic, type Diagnostic, type Recipe } from './recipe.js'
 import { RecipeBook } from './recipe-book.js'
 import { INSTALL_HINTS, onPath } from './runners.js'
+import { RootCache, type ScanCacheOptions } from './scan-cache.js'
 
 export interface DiscoverResult {
   /** Absolute scan root. */
@@ -19,6 +21,8 @@ export interface DiscoverResult {
   diagnostics: Diagnostic[]
   /** POSIX paths, relative to the root, of every manifest read, in source order. */
   detectedFiles: string[]
+  /** Sources whose earlier result was reused because nothing they read had changed (src/scan-cache.ts). */
+  reused: string[]
 }
 
 export interface DiscoverOptions {
@@ -30,6 +34,12 @@ export interface DiscoverOptions {
   checkRunners?: boolean
   /** Wall-clock budget of each collector in milliseconds (default 10 s); past it, what was found is kept. */
   budgetMs?: number
+  /**
+   * Reuse of each built-in collector's result while all it read is unchanged (src/scan-cache.ts):
+   * in memory by default, also on disk with `{ dir }`; false computes everything. Collectors given
+   * in `collectors` are never cached (what they read is not recorded).
+   */
+  cache?: false | ScanCacheOptions
 }
 
 export function discover(root = '.', config: ConfigInput | Config = {}, options: DiscoverOptions = {}): DiscoverResult {
@@ -42,13 +52,21 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
   if (!isDirectory(absRoot)) {
     const why = existsSync(absRoot) ? '' : ' (it does not exist)'
     diagnostics.push(createDiagnostic({ source: 'scan', file: '.', message: `scan root ${absRoot} is not a directory${why}` }))
-    return { root: absRoot, book, diagnostics, detectedFiles }
+    return { root: absRoot, book, diagnostics, detectedFiles, reused: [] }
   }
+  const reused: string[] = []
+  const cache = options.collectors || options.cache === false ? undefined : new RootCache(absRoot, options.cache)
   for (const collector of options.collectors ?? BUILTIN_COLLECTORS) {
     const section = cfg.collectors[collector.configKey] ?? { enabled: true }
     if (!section.enabled) continue
     try {
-      const result = runCollector({ source: collector.source, root: absRoot, budgetMs: options.budgetMs }, () => collector.collect({ root: absRoot, options: section }))
+      let result = cache?.reuse(collector.source, section)
+      if (result) reused.push(collector.source)
+      else {
+        const run = observing(() => runCollector({ source: collector.source, root: absRoot, budgetMs: options.budgetMs }, () => collector.collect({ root: absRoot, options: section })))
+        result = run.value
+        cache?.keep(collector.source, section, run.observations, run.value, run.value.overBudget)
+      }
       book.addAll(result.recipes)
       diagnostics.push(...result.diagnostics)
       for (const f of result.files) {
@@ -62,8 +80,9 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
       }))
     }
   }
+  cache?.flush()
   if (options.checkRunners !== false) diagnostics.push(...missingRunners(book.entries(), options.env ?? process.env))
-  return { root: absRoot, book, diagnostics, detectedFiles }
+  return { root: absRoot, book, diagnostics, detectedFiles, reused }
 }
 
 function isDirectory(path: string): boolean {

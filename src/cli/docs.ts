@@ -31,9 +31,9 @@ export function run(argv: string[], io: CliIo): number {
   const { values, positionals } = parseOptions(argv, { ...COMMON_OPTIONS, output: { type: 'string', short: 'o' } }, 'docs')
   if (values.help) return io.stdout(help), 0
   if (positionals.length) throw new UsageError(`docs takes no arguments (got ${positionals.join(' ')}); use --output FILE`, 'docs')
-  const { root, config } = commonConfig(values, io, 'docs')
+  const { root, config, cache } = commonConfig(values, io, 'docs')
   // The file describes the repository, so the PATH check is left out of it and reported below.
-  const result = discover(root, config, { checkRunners: false })
+  const result = discover(root, config, { checkRunners: false, cache })
   const problem = rootProblem(result)
   if (problem) throw new CliFailure(problem)
   const report = scanReport(result, config.naming.style)

@@ -6,6 +6,7 @@ import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { BUILTIN_COLLECTORS } from '../../collectors/index.js'
 import { normalizeConfig, NAMING_STYLES, RUNNERS, type CollectorKey, type Config, type ConfigInput } from '../config.js'
+import { defaultCacheDir, type ScanCacheOptions } from '../scan-cache.js'
 import { UsageError, type CliIo } from './io.js'
 import { parseArgsMessage } from './parse-args-message.js'
 
@@ -22,6 +23,7 @@ export const COMMON_OPTIONS = {
   naming: { type: 'string' },
   runner: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  'no-cache': { type: 'boolean' },
   ...Object.fromEntries(Object.keys(COLLECTOR_FLAGS).map((k) => [k, { type: 'boolean' as const }])),
 } satisfies ParseArgsConfig['options']
 
@@ -43,11 +45,16 @@ export const COMMON_HELP = `  -r, --root DIR        directory to scan (default: 
       --runner NAME     package.json runner: auto (default), npm, yarn, pnpm, bun
 ${collectorFlagLines('      ')}
                         skip a collector
+      --no-cache        read every manifest again (by default a collector's result is
+                        reused while none of the files it read has changed; kept in
+                        $XDG_CACHE_HOME/command-scout, or COMMAND_SCOUT_CACHE_DIR)
   -h, --help            show this help`
 
 export interface Common {
   root: string
   config: Config
+  /** discover()'s cache option: the user's cache directory, or false for --no-cache. */
+  cache: false | ScanCacheOptions
 }
 
 export function commonConfig(values: Record<string, unknown>, io: CliIo, command: string): Common {
@@ -65,7 +72,7 @@ export function commonConfig(values: Record<string, unknown>, io: CliIo, command
   for (const [flag, key] of Object.entries(COLLECTOR_FLAGS)) {
     if (values[flag]) input.collectors![key] = { ...(input.collectors![key] ?? {}), enabled: false }
   }
-  return { root, config: normalizeConfig(input) }
+  return { root, config: normalizeConfig(input), cache: values['no-cache'] ? false : { dir: defaultCacheDir() } }
 }
 
 export type Parsed = { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }

@@ -42,8 +42,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (timeoutMs !== undefined && (!Number.isInteger(timeoutMs) || timeoutMs < 1)) {
     throw new UsageError(`--timeout must be a positive whole number of milliseconds (got ${values.timeout})`, 'run')
   }
-  const { root, config } = commonConfig(values, io, 'run')
-  const result = discover(root, config)
+  const { root, config, cache } = commonConfig(values, io, 'run')
+  const result = discover(root, config, { cache })
   const recipe = await find(() => findRecipe(result, config.naming.style, positionals[0]!), io)
   const command = commandWithArgs(recipe, extra.length ? quote(extra) : '')
   const cwd = resolve(result.root, recipe.cwd)

@@ -34,8 +34,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length) throw new UsageError(`scan takes no arguments (got ${positionals.join(' ')}); use --root DIR`, 'scan')
   const format = (values.format as string | undefined) ?? 'table'
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be table, json or markdown (got ${format})`, 'scan')
-  const { root, config } = commonConfig(values, io, 'scan')
-  const result = discover(root, config)
+  const { root, config, cache } = commonConfig(values, io, 'scan')
+  const result = discover(root, config, { cache })
   const report = scanReport(result, config.naming.style)
   const problem = rootProblem(result)
   if (problem) {

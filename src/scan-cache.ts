@@ -1,0 +1,184 @@
+/**
+ * Reuse of a collector's result while everything it looked at is unchanged (collectors/observe.ts
+ * says why that is proof). Results live in memory for the process (the harness, the MCP server
+ * and the HTTP server scan the same roots again and again) and, when the CLI asks for it, in one
+ * file per scan root under the user's cache directory, so that the next `command-scout scan` of
+ * an unchanged repository reads one file and asks a stat per manifest instead of parsing them.
+ *
+ * A cached result is reused only when every recorded answer is the same now; it is kept only when
+ * the collector finished within its budget and everything it looked at had settled before the
+ * scan began. The file is private to the user (a directory of mode 0700 that must be theirs),
+ * written whole by rename, keyed by the command-scout build that wrote it; anything in it that
+ * does not parse is a miss, never an error.
+ */
+import { createHash } from 'node:crypto'
+import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { settledBefore, SETTLE_MS, stillHolds, type Observations } from '../collectors/observe.js'
+import type { CollectorResult } from '../collectors/types.js'
+import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from './recipe.js'
+
+/** Collector results kept in memory, over all roots (the oldest goes first). */
+const MEMORY_ENTRIES = 256
+const FILE_FORMAT = 1
+
+interface Entry {
+  readonly seen: ReadonlyArray<readonly [string, string]>
+  readonly result: CollectorResult
+}
+
+const memory = new Map<string, Entry>()
+
+function remember(key: string, entry: Entry): void {
+  memory.delete(key)
+  memory.set(key, entry)
+  if (memory.size > MEMORY_ENTRIES) memory.delete(memory.keys().next().value!)
+}
+
+/** Which build of command-scout wrote a file: a result from other code is no result. */
+let build: string | undefined
+function buildId(): string {
+  if (build !== undefined) return build
+  try {
+    const st = statSync(fileURLToPath(import.meta.url))
+    build = `${st.size}:${st.mtimeMs}`
+  } catch {
+    build = 'unknown'
+  }
+  return build
+}
+
+/** The directory results are written to: COMMAND_SCOUT_CACHE_DIR, else $XDG_CACHE_HOME or ~/.cache, then command-scout/scans. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.COMMAND_SCOUT_CACHE === 'off' || env.COMMAND_SCOUT_CACHE === '0') return undefined
+  if (env.COMMAND_SCOUT_CACHE_DIR) return env.COMMAND_SCOUT_CACHE_DIR
+  const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, '.cache') : homedir() ? join(homedir(), '.cache') : undefined)
+  return base ? join(base, 'command-scout', 'scans') : undefined
+}
+
+/** A directory only this user can write, made when missing; undefined when that can't be had. */
+function privateDir(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const st = lstatSync(dir)
+    const uid = process.getuid?.()
+    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) return undefined
+    if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700)
+    return dir
+  } catch {
+    return undefined
+  }
+}
+
+export interface ScanCacheOptions {
+  /** Where to keep results between processes; undefined keeps them in memory only. */
+  dir?: string
+  /** How long before the scan everything it reads must have last changed (default SETTLE_MS). */
+  settleMs?: number
+}
+
+/** The results of one scan root: read once, consulted per collector, written once at the end. */
+export class RootCache {
+  private readonly file: string | undefined
+  private fileEntries: Record<string, Entry> | undefined
+  private changed = false
+  readonly startedAt = Date.now()
+
+  constructor(private readonly root: string, private readonly options: ScanCacheOptions = {}) {
+    this.file = options.dir ? join(options.dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`) : undefined
+  }
+
+  private key(source: string, section: unknown): string {
+    return `${this.root}\0${source}\0${JSON.stringify(section)}`
+  }
+
+  /** The collector's earlier result when all it looked at still holds. */
+  reuse(source: string, section: unknown): CollectorResult | undefined {
+    const key = this.key(source, section)
+    const entry = memory.get(key) ?? this.fromFile(key)
+    if (!entry) return undefined
+    if (!stillHolds(entry.seen)) {
+      memory.delete(key)
+      if (this.fileEntries?.[key]) delete this.fileEntries[key], (this.changed = true)
+      return undefined
+    }
+    remember(key, entry)
+    return entry.result
+  }
+
+  /** Keeps a fresh result, when it may be reused: finished in time, and nothing it read was changing. */
+  keep(source: string, section: unknown, observations: Observations, result: CollectorResult, overBudget: boolean): void {
+    if (overBudget || !settledBefore(observations, this.startedAt, this.options.settleMs ?? SETTLE_MS)) return
+    const key = this.key(source, section)
+    const entry: Entry = { seen: [...observations.seen], result: { recipes: result.recipes, diagnostics: result.diagnostics, files: result.files } }
+    remember(key, entry)
+    if (this.file) {
+      this.loadFile()
+      this.fileEntries![key] = entry
+      this.changed = true
+    }
+  }
+
+  /** Writes the root's results for the next process, if anything changed. Never throws. */
+  flush(): void {
+    if (!this.file || !this.changed || !this.options.dir || !privateDir(this.options.dir)) return
+    const tmp = `${this.file}.${process.pid}.tmp`
+    try {
+      writeFileSync(tmp, JSON.stringify({ format: FILE_FORMAT, build: buildId(), root: this.root, entries: this.fileEntries }), { mode: 0o600 })
+      renameSync(tmp, this.file)
+      this.changed = false
+    } catch {
+      // a full disk or a read-only home: the next scan computes again
+    }
+  }
+
+  private loadFile(): void {
+    if (this.fileEntries || !this.file) return
+    this.fileEntries = {}
+    try {
+      const st = lstatSync(this.file)
+      const uid = process.getuid?.()
+      if (!st.isFile() || (uid !== undefined && st.uid !== uid)) return
+      const data = JSON.parse(readFileSync(this.file, 'utf8')) as { format?: unknown; build?: unknown; root?: unknown; entries?: unknown }
+      if (data.format !== FILE_FORMAT || data.build !== buildId() || data.root !== this.root || typeof data.entries !== 'object' || !data.entries) return
+      this.fileEntries = data.entries as Record<string, Entry>
+    } catch {
+      // missing or unreadable: nothing cached
+    }
+  }
+
+  private fromFile(key: string): Entry | undefined {
+    if (!this.file) return undefined
+    this.loadFile()
+    const raw = this.fileEntries![key] as { seen?: unknown; result?: unknown } | undefined
+    if (!raw) return undefined
+    try {
+      const entry = revive(raw)
+      this.fileEntries![key] = entry
+      return entry
+    } catch {
+      delete this.fileEntries![key]
+      this.changed = true
+      return undefined
+    }
+  }
+}
+
+/** An entry read back from JSON, rebuilt through the same constructors (and checks) as a fresh one. */
+function revive(raw: { seen?: unknown; result?: unknown }): Entry {
+  const seen = raw.seen
+  const result = raw.result as { recipes?: unknown; diagnostics?: unknown; files?: unknown } | undefined
+  if (!Array.isArray(seen) || !seen.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string')) throw new Error('bad record')
+  if (!result || !Array.isArray(result.recipes) || !Array.isArray(result.diagnostics) || !Array.isArray(result.files)) throw new Error('bad result')
+  const recipes: Recipe[] = result.recipes.map((r) => createRecipe(r as Parameters<typeof createRecipe>[0]))
+  const diagnostics: Diagnostic[] = result.diagnostics.map((d) => createDiagnostic(d as Parameters<typeof createDiagnostic>[0]))
+  const files = result.files.filter((f): f is string => typeof f === 'string')
+  return { seen: seen as Array<[string, string]>, result: { recipes, diagnostics, files } }
+}
+
+/** Forgets every result held in memory (tests; a long-running process never needs it: reuse checks freshness). */
+export function clearScanCache(): void {
+  memory.clear()
+}
