@@ -2,11 +2,13 @@
 // vite (a pnpm workspace of 279 packages), git (a 3,500-line Makefile with includes), tokio (a
 // 40-crate Cargo workspace) and a Taskfile with includes. Beside it, in the same run: a bare
 // `node -e 0` (the floor any Node CLI pays) and the runner's own listing of the same repository.
-// The first run of each repository is reported apart (nothing cached yet). Also: peak memory
-// against a bare Node, and a warm in-process discover() on the vite-shaped repository.
+// The first scan of each repository is reported apart: with no cache at all (no code cache, no
+// results), and with the code cache of earlier runs but no results for this repository yet. Then
+// what each part buys (the bundle, V8's code cache, the results reused while their files are
+// unchanged), peak memory against a bare Node, and discover() in process on the vite-shaped one.
 // Usage: node bench/shapes.bench.mjs (after npm run build); SHAPES_RUNS=15 for steadier medians.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { findBin, median, OFFLINE_ENV, PNPM_ENV, printTable } from './scripts.bench.mjs'
@@ -31,6 +33,20 @@ function peakKiB(file, args) {
 }
 
 const base = mkdtempSync(join(tmpdir(), 'scout-bench-shapes-'))
+const cacheBase = mkdtempSync(join(tmpdir(), 'scout-bench-cache-'))
+const WITH_CACHE = { ...process.env, COMMAND_SCOUT_CACHE_DIR: cacheBase }
+const NO_CACHE = { ...process.env, COMMAND_SCOUT_CACHE: 'off' }
+
+/** Newest change under `dir`, so that the bench can wait until the files are old enough to be kept. */
+function newest(dir) {
+  let n = statSync(dir).ctimeMs
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name)
+    n = Math.max(n, e.isDirectory() ? newest(p) : statSync(p).ctimeMs)
+  }
+  return n
+}
+
 try {
   const repos = [
     ['vite (279 packages)', SHAPES.vite, () => { const pnpm = findBin('pnpm'); return pnpm && ((d) => execFileSync(pnpm, ['ls', '-r', '--depth', '-1', '--json'], { cwd: d, env: PNPM_ENV, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 })) }, 'pnpm ls -r --depth -1'],
@@ -38,76 +54,87 @@ try {
     ['tokio (40 crates)', SHAPES.tokio, () => { const cargo = findBin('cargo') ?? (existsSync('/root/.cargo/bin/cargo') ? '/root/.cargo/bin/cargo' : undefined); return cargo && ((d) => execFileSync(cargo, ['metadata', '--no-deps', '--offline', '--format-version', '1'], { cwd: d, env: OFFLINE_ENV, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 28 })) }, 'cargo metadata --no-deps'],
     ['Taskfile with includes', SHAPES.taskfile, () => findBin('task') && ((d) => execFileSync('task', ['--list-all'], { cwd: d, stdio: ['ignore', 'pipe', 'ignore'] })), 'task --list-all'],
   ]
-  const floorSamples = []
-  const rows = [['repository', 'recipes', 'first scan', 'scan', 'node -e 0', 'scan - node', 'runner listing', 'scan / runner', 'peak MiB (node: see below)']]
-  for (const [name, make, runnerFor, runnerName] of repos) {
-    const dir = join(base, name.split(' ')[0])
-    make(dir)
-    const scan = () => execFileSync(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
-    const first = wall(scan)
-    const recipes = JSON.parse(scan()).recipes.length
+  const dirOf = (name) => join(base, name.split(' ')[0])
+  const scan = (dir, env, ...extra) => execFileSync(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir, ...extra], { env, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
+  const node0 = () => execFileSync(process.execPath, ['-e', '0'])
+  // The code cache of earlier runs, as a user has it after the first scan of any repository.
+  const warmup = join(base, 'warmup')
+  SHAPES.git(warmup)
+  scan(warmup, WITH_CACHE, '--no-cache')
+  for (const [name, make] of repos) make(dirOf(name))
+  // A result is kept only when the files it read had settled (2 s): wait for that state.
+  const made = Math.max(...repos.map(([name]) => newest(dirOf(name))))
+  while (Date.now() - made < 2_100) execFileSync('sleep', ['0.1'])
+
+  const rows = [['repository', 'recipes', 'no cache at all', 'first scan', 'repeat scan', 'node -e 0', 'first - node', 'repeat - node', 'runner listing', 'repeat / runner', 'peak MiB']]
+  for (const [name, , runnerFor, runnerName] of repos) {
+    const dir = dirOf(name)
+    const cold = wall(() => scan(dir, NO_CACHE))
+    const first = wall(() => scan(dir, WITH_CACHE))
+    const recipes = JSON.parse(scan(dir, WITH_CACHE)).recipes.length
     // Interleaved, so that load on a shared machine hits both alike.
     const scans = []
     const floors = []
     for (let i = 0; i < RUNS; i++) {
-      floors.push(wall(() => execFileSync(process.execPath, ['-e', '0'])))
-      scans.push(wall(scan))
+      floors.push(wall(node0))
+      scans.push(wall(() => scan(dir, WITH_CACHE)))
     }
-    floorSamples.push(...floors)
     const runner = runnerFor()
     const runnerMs = runner ? median(Array.from({ length: Math.max(3, Math.floor(RUNS / 2)) }, () => wall(() => runner(dir)))) : undefined
     const ms = median(scans)
     const floor = median(floors)
     const peak = peakKiB(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir])
-    rows.push([name, recipes, fmt(first), fmt(ms), fmt(floor), `+${(ms - floor).toFixed(1)} ms`, runner ? `${fmt(runnerMs)} (${runnerName})` : `n/a (${runnerName.split(' ')[0]} not installed)`, runnerMs ? `${(ms / runnerMs).toFixed(2)}x` : 'n/a', peak ? (peak / 1024).toFixed(1) : 'n/a'])
+    rows.push([name, recipes, fmt(cold), fmt(first), fmt(ms), fmt(floor), `+${(first - floor).toFixed(1)} ms`, `+${(ms - floor).toFixed(1)} ms`, runner ? `${fmt(runnerMs)} (${runnerName})` : `n/a (${runnerName.split(' ')[0]} not installed)`, runnerMs ? `${(ms / runnerMs).toFixed(2)}x` : 'n/a', peak ? (peak / 1024).toFixed(1) : 'n/a'])
   }
   console.log(`command-scout scan --format json, whole process (medians of ${RUNS}; goal: scan - node within 30 ms, peak within 15 MiB of a bare node)`)
   printTable(rows)
   const nodePeak = peakKiB(process.execPath, ['-e', '0'])
   if (nodePeak) console.log(`peak memory of node -e 0: ${(nodePeak / 1024).toFixed(1)} MiB`)
 
-  // What the bundle buys: the same scan through the unbundled tsc output (about 45 modules).
+  // What each part buys: the same scans, interleaved, each with one more part than the one before.
   const unbundled = new URL('src/cli.js', DIST).href
-  const viaEntry = (entry, dir) => execFileSync(process.execPath, ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(entry)}); process.exitCode = await main(process.argv.slice(1))`, 'scan', '--format', 'json', '--root', dir], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
-  const bundled = new URL('src/cli.bundle.mjs', DIST).href
-  const approach = [['repository', 'unbundled (dist/src/cli.js)', 'bundle (dist/src/cli.bundle.mjs)', 'node -e 0']]
+  const viaUnbundled = (dir) => execFileSync(process.execPath, ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(unbundled)}); process.exitCode = await main(process.argv.slice(1))`, 'scan', '--format', 'json', '--no-cache', '--root', dir], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
+  const parts = [['repository', 'unbundled (dist/src/cli.js)', '+ bundle', '+ code cache', '+ results reused', 'node -e 0']]
   for (const [name] of repos) {
-    const dir = join(base, name.split(' ')[0])
-    const a = []
-    const b = []
-    const f = []
+    const dir = dirOf(name)
+    const cols = [[], [], [], [], []]
     for (let i = 0; i < RUNS; i++) {
-      a.push(wall(() => viaEntry(unbundled, dir)))
-      b.push(wall(() => viaEntry(bundled, dir)))
-      f.push(wall(() => execFileSync(process.execPath, ['-e', '0'])))
+      cols[0].push(wall(() => viaUnbundled(dir)))
+      cols[1].push(wall(() => scan(dir, NO_CACHE)))
+      cols[2].push(wall(() => scan(dir, WITH_CACHE, '--no-cache')))
+      cols[3].push(wall(() => scan(dir, WITH_CACHE)))
+      cols[4].push(wall(node0))
     }
-    approach.push([name, fmt(median(a)), fmt(median(b)), fmt(median(f))])
+    parts.push([name, ...cols.map((c) => fmt(median(c)))])
   }
-  console.log(`\nwhat the bundle buys (same scans, interleaved; V8's compile cache: ${typeof (await import('node:module')).default.enableCompileCache === 'function' ? 'on in bin/command-scout' : `not in Node ${process.version} (module.enableCompileCache needs 22.1), so not measured`})`)
-  printTable(approach)
+  console.log('\nwhat each part buys (medians, interleaved; "+ code cache" still reads every manifest)')
+  printTable(parts)
 
-  // Per collector, in process: where a cold scan's time goes (first call, then warm).
+  // Per collector, in process: where a scan's time goes (first call, then warm).
   const { BUILTIN_COLLECTORS } = await import(new URL('collectors/index.js', DIST))
   const { normalizeConfig } = await import(new URL('src/config.js', DIST))
   const cfg = normalizeConfig({})
   const per = [['repository', ...BUILTIN_COLLECTORS.map((c) => c.source)]]
   for (const [name] of repos) {
-    const dir = join(base, name.split(' ')[0])
+    const dir = dirOf(name)
     per.push([name, ...BUILTIN_COLLECTORS.map((c) => {
       const run = () => c.collect({ root: dir, options: cfg.collectors[c.configKey] })
       run()
       return fmt(median(Array.from({ length: 9 }, () => wall(run))))
     })])
   }
-  console.log('\nper collector, warm, in process (medians of 9)')
+  console.log('\nper collector, warm, in process, every manifest read (medians of 9)')
   printTable(per)
 
-  // Warm, in one process: what an embedding (the harness, an MCP server) pays per re-scan.
+  // In one process: what an embedding (the harness, an MCP server) pays per re-scan.
   const { discover } = await import(new URL('src/index.js', DIST))
-  const vite = join(base, 'vite')
-  for (let i = 0; i < 5; i++) discover(vite)
-  const warm = median(Array.from({ length: 30 }, () => wall(() => discover(vite))))
-  console.log(`warm in-process discover() on the vite-shaped repository: ${fmt(warm)} (goal: under 10 ms)`)
+  const vite = dirOf('vite')
+  for (let i = 0; i < 5; i++) discover(vite, {}, { cache: false })
+  const warm = median(Array.from({ length: 30 }, () => wall(() => discover(vite, {}, { cache: false }))))
+  discover(vite)
+  const reused = median(Array.from({ length: 30 }, () => wall(() => discover(vite))))
+  console.log(`discover() in process on the vite-shaped repository: ${fmt(warm)} reading every manifest, ${fmt(reused)} with the results reused (goal: under 10 ms)`)
 } finally {
   rmSync(base, { recursive: true, force: true })
+  rmSync(cacheBase, { recursive: true, force: true })
 }

@@ -1,50 +1,53 @@
-// Bundles the CLI's scan path into one file (dist/src/cli.bundle.mjs) with esbuild: one module to
-// read and compile at start instead of about 40, the main cost of a scan above Node's own start
-// (bench/shapes.bench.mjs). The collectors come in through collectors/index.ts like any import, so
-// a new collector needs no change here; the parsing libraries are inside but load on first use
-// (collectors/lazy.ts).
+// Bundles the CLI into one CommonJS file (dist/src/cli.bundle.cjs) with esbuild: one script to
+// read and compile at start instead of about 40 modules, and one that bin/command-scout can
+// compile with V8's code cache (vm.Script and cachedData, which Node offers for scripts, not for
+// ES modules before module.enableCompileCache in 22.1). The collectors come in through
+// collectors/index.ts like any import, so a new collector needs no change here; the parsing
+// libraries are inside but load on first use (collectors/lazy.ts).
 //
-// Left outside, as the compiled modules in dist/:
-// - every module our code loads with import() (run, recipes, mcp, serve, dsh and any subcommand
-//   added to the table in src/cli.ts, the terminal table, execa), except the scan and docs
-//   subcommands: they stay separate and load only when called, and the ones that find files by
-//   their own import.meta.url (package.json, recipes/, web/) find them where they are;
-// - the modules whose classes the subcommands and the bundle must share (`instanceof` in
-//   src/cli/errors.ts): src/cli/io.ts (UsageError, CliFailure) and src/config.ts (ConfigError).
-// The bundle sits in dist/src/ so that its relative URLs (package.json) and those outside imports
-// resolve as they do from dist/src/cli.js.
-import { readFileSync, rmSync } from 'node:fs'
+// Left outside, as the compiled modules in dist/: every module our code loads with import() (run,
+// recipes, mcp, serve, watch, dsh and any subcommand added to the table in src/cli.ts) except the
+// scan path (scan, docs, the terminal table). A script compiled by vm.Script can't import(), so
+// those calls become `__bundleImport(...)`, which the launcher passes in (a real import relative
+// to dist/src/). The errors the CLI tells apart are then made by two copies of their modules (the
+// bundle's and dist/'s); src/error-kind.ts keeps `instanceof` true across both.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
 const src = resolve(root, 'src')
+const outfile = `${root}dist/src/cli.bundle.cjs`
+// The ES module bundle of earlier builds: never leave it beside the new one.
+rmSync(`${root}dist/src/cli.bundle.mjs`, { force: true })
 let build
 try {
   ;({ build } = await import('esbuild'))
 } catch {
   // Without esbuild (a dev dependency) the launcher uses dist/src/cli.js; never leave a stale bundle.
-  rmSync(`${root}dist/src/cli.bundle.mjs`, { force: true })
+  rmSync(outfile, { force: true })
   console.warn('command-scout: esbuild is not installed, so the CLI is not bundled (it runs from dist/src/cli.js, a little slower to start)')
   process.exit(0)
 }
 
 /** Lazily imported modules that belong to the scan path, so inside the bundle. */
-const BUNDLED_LAZY = new Set(['cli/scan.js', 'cli/docs.js'].map((p) => resolve(src, p)))
-/** Modules with classes both sides must share. */
-const SHARED = new Set(['cli/io.js', 'config.js'].map((p) => resolve(src, p)))
+const BUNDLED_LAZY = new Set(['cli/scan.js', 'cli/docs.js', 'table.js'].map((p) => resolve(src, p)))
+const outside = new Set()
 
-await build({
+const result = await build({
   entryPoints: [`${root}src/cli.ts`],
-  outfile: `${root}dist/src/cli.bundle.mjs`,
+  outfile,
+  write: false,
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   // A package's ES module build before its `main`: jsonc-parser's main is a UMD file whose factory
   // requires its parts through a parameter esbuild can't follow, so bundled it can't find them.
   mainFields: ['module', 'main'],
-  // The bundle requires the CommonJS libraries through a `require` of its own.
-  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  // Modules find files next to them (package.json, recipes/) by import.meta.url: the bundle's own
+  // URL, in dist/src/ like the modules it holds.
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
   legalComments: 'none',
   plugins: [{
@@ -54,11 +57,12 @@ await build({
         if (args.importer.includes('/node_modules/')) return undefined
         // Our sources import each other by their compiled name (`./x.js` for x.ts).
         const target = resolve(dirname(args.importer), args.path)
-        const outside = SHARED.has(target) || (args.kind === 'dynamic-import' && !BUNDLED_LAZY.has(target))
-        if (!outside) return undefined
+        if (args.kind !== 'dynamic-import' || BUNDLED_LAZY.has(target)) return undefined
         // The same module as dist/ holds it, addressed from the bundle's directory (dist/src/).
         const fromBundle = relative(src, target)
-        return { path: fromBundle.startsWith('.') ? fromBundle : `./${fromBundle}`, external: true }
+        const path = fromBundle.startsWith('.') ? fromBundle : `./${fromBundle}`
+        outside.add(path)
+        return { path, external: true }
       })
       // lazy.ts makes its own `require` for the unbundled build; without it, esbuild sees the
       // literal require() calls and bundles the libraries behind them.
@@ -69,3 +73,14 @@ await build({
     },
   }],
 })
+let text = result.outputFiles[0].text
+for (const path of outside) {
+  const call = `import(${JSON.stringify(path)})`
+  if (!text.includes(call)) throw new Error(`bundle-cli: expected ${call} in the bundle`)
+  text = text.split(call).join(`__bundleImport(${JSON.stringify(path)})`)
+}
+if (/\bimport\(/.test(text.replace(/__bundleImport\(/g, ''))) {
+  const at = text.search(/\bimport\(/)
+  throw new Error(`bundle-cli: an import() is left in the bundle, which a vm.Script can't run: ${text.slice(at, at + 80)}`)
+}
+writeFileSync(outfile, text)

@@ -2,6 +2,7 @@
  * The configuration: defaults and normalization. Pure, no harness imports; the harness
  * schema in `src/plugin/` declares the same shape with schemastery.
  */
+import { isKind, markKinds } from './error-kind.js'
 
 export const RUNNERS = ['npm', 'yarn', 'pnpm', 'bun'] as const
 export type ScriptRunner = (typeof RUNNERS)[number]
@@ -77,9 +78,14 @@ export const DEFAULT_CONFIG: Readonly<Config> = deepFreeze({
 })
 
 export class ConfigError extends Error {
+  static readonly kind: string = 'ConfigError'
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isKind(value, this.kind)
+  }
   override name = 'ConfigError'
   constructor(readonly path: string, message: string) {
     super(`config ${path}: ${message}`)
+    markKinds(this, new.target)
   }
 }
 

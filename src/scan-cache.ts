@@ -50,12 +50,15 @@ function buildId(): string {
   return build
 }
 
-/** The directory results are written to: COMMAND_SCOUT_CACHE_DIR, else $XDG_CACHE_HOME or ~/.cache, then command-scout/scans. */
+/**
+ * The directory results are written to: `scans/` in command-scout's cache directory
+ * (COMMAND_SCOUT_CACHE_DIR, else $XDG_CACHE_HOME/command-scout or ~/.cache/command-scout, the one
+ * bin/command-scout keeps its code cache in); undefined when COMMAND_SCOUT_CACHE=off.
+ */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.COMMAND_SCOUT_CACHE === 'off' || env.COMMAND_SCOUT_CACHE === '0') return undefined
-  if (env.COMMAND_SCOUT_CACHE_DIR) return env.COMMAND_SCOUT_CACHE_DIR
-  const base = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, '.cache') : homedir() ? join(homedir(), '.cache') : undefined)
-  return base ? join(base, 'command-scout', 'scans') : undefined
+  const base = env.COMMAND_SCOUT_CACHE_DIR || join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'command-scout')
+  return join(base, 'scans')
 }
 
 /** A directory only this user can write, made when missing; undefined when that can't be had. */

@@ -34,6 +34,7 @@ export function findRecipe(result: DiscoverResult, style: NamingStyle, wanted: s
 
 /** A name that matched none or several recipes, with the candidates as rows of [tool, command, where]. */
 export class RecipeNotFound extends UsageError {
+  static override readonly kind: string = 'RecipeNotFound'
   constructor(readonly headline: string, readonly candidates: string[][], readonly more: string) {
     // The message stands alone; `run` lays the candidates out in columns that fit the terminal.
     super([headline, ...candidates.map((row) => `  ${row.filter(Boolean).join('  ')}`), ...(more ? [`  ${more}`] : [])].join('\n'), 'run')

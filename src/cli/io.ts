@@ -1,3 +1,5 @@
+import { isKind, markKinds } from '../error-kind.js'
+
 /** What every subcommand writes to and reads from, and the error that means "you called it wrong". */
 
 export interface CliIo {
@@ -12,15 +14,28 @@ export interface CliIo {
 
 /** A mistake in the command line: exit 2, with a pointer to the help of `command` (e.g. `scan`). */
 export class UsageError extends Error {
+  static readonly kind: string = 'UsageError'
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isKind(value, this.kind)
+  }
   override name = 'UsageError'
   constructor(message: string, readonly command?: string) {
     super(message)
+    markKinds(this, new.target)
   }
 }
 
 /** A failure the user can act on, already worded for them: one line, exit 1, no stack. */
 export class CliFailure extends Error {
+  static readonly kind: string = 'CliFailure'
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isKind(value, this.kind)
+  }
   override name = 'CliFailure'
+  constructor(message: string) {
+    super(message)
+    markKinds(this, new.target)
+  }
 }
 
 /** The signature of a subcommand module's entry point. */

@@ -47,7 +47,8 @@ ${collectorFlagLines('      ')}
                         skip a collector
       --no-cache        read every manifest again (by default a collector's result is
                         reused while none of the files it read has changed; kept in
-                        $XDG_CACHE_HOME/command-scout, or COMMAND_SCOUT_CACHE_DIR)
+                        ~/.cache/command-scout, or COMMAND_SCOUT_CACHE_DIR;
+                        COMMAND_SCOUT_CACHE=off turns every cache off)
   -h, --help            show this help`
 
 export interface Common {

@@ -172,9 +172,10 @@ test('cache: no collector asks the file system except through fs.ts and observe.
 
 test('cache: the CLI reuses a result across processes through a private file; a damaged file is a miss', async (t) => {
   const dir = tempDir(t, 'cs-cache-cli-')
-  const cacheDir = join(tempDir(t, 'cs-cache-home-'), 'scans')
+  const cacheBase = tempDir(t, 'cs-cache-home-')
+  const cacheDir = join(cacheBase, 'scans')
   write(join(dir, 'Makefile'), 'build: ## Build it\n\techo build\n')
-  const scan = (...extra) => JSON.parse(execFileSync(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir, ...extra], { encoding: 'utf8', env: { ...process.env, COMMAND_SCOUT_CACHE_DIR: cacheDir } }))
+  const scan = (...extra) => JSON.parse(execFileSync(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir, ...extra], { encoding: 'utf8', env: { ...process.env, COMMAND_SCOUT_CACHE_DIR: cacheBase } }))
   const commands = (r) => r.recipes.map((x) => x.command)
   assert.deepEqual(commands(scan()), ['make', 'make build'])
   // The Makefile was just written: its result is not kept yet (those of collectors that found no file are).
