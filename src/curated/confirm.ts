@@ -2,6 +2,7 @@
  * The checks every surface makes before it renders or runs a curated recipe for an agent: the
  * `params` argument's shape, and why a run must be confirmed by a person (the ask's text).
  */
+import type { ApprovalNeed } from '../plugin/approval.js'
 import { renderRecipe, type RenderedRecipe } from './render.js'
 import type { Library, ParamValue, Platform } from './schema.js'
 
@@ -33,3 +34,22 @@ export function confirmationReason(library: Library, args: unknown, platform: Pl
   return `Run the curated recipe "${title}" (${rendered.id}, risk: ${risk})? It runs:\n${rendered.commands.map((c) => `  ${c.command}`).join('\n')}${rendered.undo.possible ? '' : `\nIt cannot be undone${rendered.undo.note ? `: ${rendered.undo.note}` : '.'}`}`
 }
 
+
+/**
+ * The approval a `curated_recipe_run` call needs in dsh, or undefined: the commands it would run,
+ * what the recipe is and does, why it is gated, and the question a person is asked.
+ */
+export function confirmationNeed(library: Library, args: unknown, platform: Platform): ApprovalNeed | undefined {
+  const ask = confirmationReason(library, args, platform)
+  if (!ask) return undefined
+  const a = args as { id: string; params?: unknown }
+  const rendered = renderRecipe(library, a.id, { platform, params: paramsOf(a) })
+  const title = library.byId.get(a.id)!.title
+  const undo = rendered.undo.possible ? '' : `; it cannot be undone${rendered.undo.note ? ` (${rendered.undo.note.replace(/\.$/, '')})` : ''}`
+  return {
+    command: rendered.commands.map((c) => c.command).join(' && '),
+    reason: `it is the curated recipe "${title}" (${rendered.id}, risk ${rendered.risk}), run as ${rendered.commands.length} command${rendered.commands.length === 1 ? '' : 's'}${undo}`,
+    ...(rendered.risk === 'destructive' ? {} : { why: `the recipe is marked as needing a person's confirmation (risk ${rendered.risk}), so it runs only after a person approves it` }),
+    ask,
+  }
+}

@@ -22,7 +22,7 @@ import { SHIPPED_RECIPES_DIR } from './load.js'
 import { currentPlatform, renderRecipe, type RenderedRecipe } from './render.js'
 import { renderRunText, runRendered, type RunCommandLine } from './run.js'
 import { CATEGORIES, RISKS, type Library, type Platform } from './schema.js'
-import { confirmationReason, paramsOf } from './confirm.js'
+import { confirmationNeed, paramsOf } from './confirm.js'
 import { CURATED_DESCRIPTIONS, searchAnswer, searchText, type SearchAnswer } from './summary.js'
 
 export const name = 'command-scout-curated'
@@ -147,9 +147,9 @@ export function mountCuratedTools(ctx: Context, options: Omit<CuratedToolsOption
   for (const tool of curatedTools(o)) ctx.effect(() => ctx.tools.register(tool), `tool ${tool.name}`)
   ctx.effect(() => askBeforeRunning(ctx, (exec) => {
     if (exec.name !== TOOL_NAMES.run) return undefined
-    const reason = confirmationReason(libraryFor(o), exec.arguments, o.platform!)
-    if (reason) remember(o.asked, exec.callId)
-    return reason
+    const need = confirmationNeed(libraryFor(o), exec.arguments, o.platform!)
+    if (need) remember(o.asked, exec.callId)
+    return need
   }), 'curated recipe confirmation')
 }
 

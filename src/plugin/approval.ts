@@ -16,6 +16,10 @@ export interface ApprovalNeed {
   command: string
   /** What it does and why that is destructive, as the classifier says it (`the task "nuke" deletes ...`). */
   reason: string
+  /** Why it is gated, when that is not "it is destructive" (a curated recipe marked for confirmation). */
+  why?: string
+  /** The question for the person, when it is worded apart from `reason` (a curated recipe's title, risk and commands). */
+  ask?: string
 }
 
 /**
@@ -31,7 +35,7 @@ interface ApprovalService {
 
 /** The reason shown to the person asked. */
 export function askText(need: ApprovalNeed): string {
-  return `\`${need.command}\` ${need.reason}`
+  return need.ask ?? `\`${need.command}\` ${need.reason}`
 }
 
 /** What the model learns when the command was not run: what, why, and how a person allows it. */
@@ -39,7 +43,7 @@ export function refusalText(need: ApprovalNeed, why: string): string {
   return [
     `\`${need.command}\` was not run: ${why}.`,
     `What it does: ${need.reason}.`,
-    'Why it needs approval: it is destructive (it deletes, overwrites, publishes or deploys something that may not be undone), so it runs only after a person approves it.',
+    `Why it needs approval: ${need.why ?? 'it is destructive (it deletes, overwrites, publishes or deploys something that may not be undone), so it runs only after a person approves it'}.`,
     `How to allow it: a person approves the prompt in an interactive dsh session, or runs \`${need.command}\` themselves. Tell the user what you wanted to run and why; do not try another way around this check.`,
   ].join('\n')
 }

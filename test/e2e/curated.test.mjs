@@ -65,6 +65,11 @@ test('the model searches, renders and runs curated recipes; a destructive one is
   assert.match(results(3), /\$ wc -c data\.txt\n\[exit 0, [\d.]+ s\]\n5 data\.txt/)
   assert.match(results(3), /verification:\n\$ test -r data\.txt && echo readable\n\[exit 0\] expect: readable\nreadable/)
   assert.match(results(4), /^Error: tool "curated_recipe_run" requires approval, but no approval channel is available/)
+  // The model learns what would have run, what the recipe is, why it is gated and how a person allows it.
+  assert.match(results(4), /`du -sh 'old build' && rm -r 'old build'` was not run: this session has no one to ask/)
+  assert.match(results(4), /What it does: it is the curated recipe "Delete a directory tree" \(files\.remove_tree, risk destructive\), run as 2 commands; it cannot be undone/)
+  assert.match(results(4), /Why it needs approval: it is destructive/)
+  assert.match(results(4), /How to allow it: a person approves the prompt in an interactive dsh session/)
   assert.ok(existsSync(join(r.ws, 'old build', 'artifact.bin')), 'the destructive recipe did not run')
   assert.equal(r.stdout.trim(), 'done')
 })
