@@ -5,7 +5,7 @@
  */
 import type { Dirent } from 'node:fs'
 import { join, posix } from 'node:path'
-import { isDir, listDir, pathExists, resolveInsideRoot } from './fs.js'
+import { listDir, resolveInsideRoot, statPath } from './fs.js'
 import { boundedGlob } from './globs.js'
 
 /**
@@ -52,7 +52,8 @@ export function simplePattern(p: string): { prefix: string; star: boolean } | un
  * device counts, so that reading it gives a diagnostic instead of the file looking absent.
  */
 export function fileExists(path: string): boolean {
-  return pathExists(path) && !isDir(path)
+  const st = statPath(path)
+  return st !== undefined && !st.isDirectory()
 }
 
 export function childDirs(root: string, dir: string): string[] {

@@ -47,7 +47,10 @@ const result = await build({
   // Modules find files next to them (package.json, recipes/) by import.meta.url: the bundle's own
   // URL, in dist/src/ like the modules it holds.
   define: { 'import.meta.url': '__bundleUrl' },
-  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // The file is one function expression, the wrapper Node gives a CommonJS module plus the
+  // import() a script can't make: the launcher compiles the text as it is, without a copy.
+  banner: { js: "(function (exports, require, module, __filename, __dirname, __bundleImport) {'use strict';const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  footer: { js: '})' },
   logLevel: 'warning',
   legalComments: 'none',
   plugins: [{

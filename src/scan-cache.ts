@@ -25,7 +25,8 @@ const MEMORY_ENTRIES = 256
 const FILE_FORMAT = 1
 
 interface Entry {
-  readonly seen: ReadonlyArray<readonly [string, string]>
+  /** A Map in memory, pairs once read back from a file. */
+  readonly seen: Iterable<readonly [string, string]>
   readonly result: CollectorResult
 }
 
@@ -115,7 +116,7 @@ export class RootCache {
   keep(source: string, section: unknown, observations: Observations, result: CollectorResult, overBudget: boolean): void {
     if (overBudget || !settledBefore(observations, this.startedAt, this.options.settleMs ?? SETTLE_MS)) return
     const key = this.key(source, section)
-    const entry: Entry = { seen: [...observations.seen], result: { recipes: result.recipes, diagnostics: result.diagnostics, files: result.files } }
+    const entry: Entry = { seen: observations.seen, result: { recipes: result.recipes, diagnostics: result.diagnostics, files: result.files } }
     remember(key, entry)
     if (this.file) {
       this.loadFile()
@@ -129,7 +130,8 @@ export class RootCache {
     if (!this.file || !this.changed || !this.options.dir || !privateDir(this.options.dir)) return
     const tmp = `${this.file}.${process.pid}.tmp`
     try {
-      writeFileSync(tmp, JSON.stringify({ format: FILE_FORMAT, build: buildId(), root: this.root, entries: this.fileEntries }), { mode: 0o600 })
+      const entries = Object.fromEntries(Object.entries(this.fileEntries ?? {}).map(([k, e]) => [k, { seen: [...e.seen], result: e.result }]))
+      writeFileSync(tmp, JSON.stringify({ format: FILE_FORMAT, build: buildId(), root: this.root, entries }), { mode: 0o600 })
       renameSync(tmp, this.file)
       this.changed = false
     } catch {
