@@ -71,3 +71,22 @@ test('code cache: errors thrown by subcommands loaded from outside the bundle ke
     assert.doesNotMatch(bad.stderr, /\n\s+at /)
   }
 })
+
+test('code cache: the build ships one for scan and docs, and a first run starts from it', { skip: !existsSync(BUNDLE) && 'the CLI is not bundled (no esbuild)' }, (t) => {
+  const shipped = new URL('../../dist/src/code-cache/', import.meta.url).pathname
+  const names = readdirSync(shipped).sort()
+  assert.deepEqual(names.map((n) => n.split('-')[0]), ['docs', 'scan'])
+  const bundle = statSync(BUNDLE)
+  for (const n of names) assert.ok(n.endsWith(`-${process.version}-${process.arch}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}.bin`), `${n} is for this bundle and this Node`)
+  // A Makefile-only repository: its own run compiles no YAML or TOML parser, yet the cache it
+  // leaves holds them, because it started from the shipped one (every collector's code).
+  const base = tempDir(t, 'cs-code-cache-first-')
+  const repo = tempDir(t, 'cs-code-cache-first-repo-')
+  writeFileSync(join(repo, 'Makefile'), 'build:\n\techo build\n')
+  const r = cli(['scan', '--format', 'json', '--root', repo], { COMMAND_SCOUT_CACHE_DIR: base })
+  assert.equal(r.status, 0, r.stderr)
+  const mine = readdirSync(join(base, 'code'))
+  assert.equal(mine.length, 1)
+  const shippedScan = names.find((n) => n.startsWith('scan-'))
+  assert.ok(statSync(join(base, 'code', mine[0])).size >= statSync(join(shipped, shippedScan)).size * 0.9)
+})
