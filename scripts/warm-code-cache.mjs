@@ -1,7 +1,7 @@
 // Ships V8's code cache for the bundle's scan path (dist/src/code-cache/): the build scans a small
-// repository with one manifest of every format, so that the bytecode of every collector and
-// parser is in the cache before a user's first scan (otherwise the first repository scanned
-// decides which collectors' code gets cached). The launcher uses these files when its own cache
+// repository with one manifest of every format, in every output format, so that the bytecode of
+// every collector, parser and renderer is in the cache before a user's first scan (otherwise the
+// first repository scanned would decide which code gets cached, for good). The launcher uses these files when its own cache
 // has none for the subcommand, and only on the Node version that built them (V8 refuses any
 // other); they are owned like the bundle, so they are trusted like it.
 import { execFileSync } from 'node:child_process'
@@ -50,9 +50,10 @@ try {
     mkdirSync(dirname(join(repo, path)), { recursive: true })
     writeFileSync(join(repo, path), text)
   }
-  const env = { ...process.env, COMMAND_SCOUT_CACHE_DIR: cache, COMMAND_SCOUT_CACHE: '' }
+  const env = { ...process.env, COMMAND_SCOUT_CACHE_DIR: cache, COMMAND_SCOUT_CACHE: '', COMMAND_SCOUT_CODE_CACHE: 'refresh' }
   const cli = (...args) => execFileSync(process.execPath, [join(root, 'bin/command-scout'), ...args], { env, stdio: ['ignore', 'ignore', 'ignore'] })
-  cli('scan', '--format', 'json', '--no-cache', '--root', repo)
+  // Each run adds what it compiled to the cache the one before left (COMMAND_SCOUT_CODE_CACHE=refresh).
+  for (const format of ['json', 'table', 'markdown']) cli('scan', '--format', format, '--no-cache', '--root', repo)
   cli('docs', '--output', '-', '--no-cache', '--root', repo)
   const code = join(cache, 'code')
   mkdirSync(out, { recursive: true })
