@@ -11,6 +11,7 @@
 // those calls become `__bundleImport(...)`, which the launcher passes in (a real import relative
 // to dist/src/). The errors the CLI tells apart are then made by two copies of their modules (the
 // bundle's and dist/'s); src/error-kind.ts keeps `instanceof` true across both.
+import { createHash } from 'node:crypto'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 
@@ -89,4 +90,7 @@ if (/\bimport\(/.test(text.replace(/__bundleImport\(/g, ''))) {
   const at = text.search(/\bimport\(/)
   throw new Error(`bundle-cli: an import() is left in the bundle, which a vm.Script can't run: ${text.slice(at, at + 80)}`)
 }
-writeFileSync(outfile, text)
+// The build's identity, first in the file: the launcher names its code caches by it, so that a
+// cache is only ever offered to the very text it was made from (V8's own check compares lengths).
+const id = createHash('sha256').update(text).digest('hex').slice(0, 24)
+writeFileSync(outfile, `/*command-scout build ${id}*/${text}`)

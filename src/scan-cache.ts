@@ -38,13 +38,18 @@ function remember(key: string, entry: Entry): void {
   if (memory.size > MEMORY_ENTRIES) memory.delete(memory.keys().next().value!)
 }
 
-/** Which build of command-scout wrote a file: a result from other code is no result. */
+/**
+ * Which build of command-scout wrote a file: a result from other code is no result. The version,
+ * and this module's size and mtime (the CLI bundle's, in the CLI): a rebuild changes the mtime,
+ * and an install from the registry (whose files all get one fixed mtime) changes the version.
+ */
 let build: string | undefined
 function buildId(): string {
   if (build !== undefined) return build
   try {
     const st = statSync(fileURLToPath(import.meta.url))
-    build = `${st.size}:${st.mtimeMs}`
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown }
+    build = `${String(version)}:${st.size}:${st.mtimeMs}`
   } catch {
     build = 'unknown'
   }

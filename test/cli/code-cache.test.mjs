@@ -25,7 +25,7 @@ test('code cache: a private file per subcommand, reused, rewritten when rejected
   const files = () => readdirSync(codeDir).filter((n) => n.endsWith('.bin'))
   assert.equal(statSync(codeDir).mode & 0o777, 0o700)
   const [cacheName] = files()
-  assert.match(cacheName, new RegExp(`^recipes-${process.version.replace(/\./g, '\\.')}-${process.arch}-\\d+-\\d+\\.bin$`))
+  assert.match(cacheName, new RegExp(`^recipes-${process.version.replace(/\./g, '\\.')}-${process.arch}-[0-9a-f]{24}\\.bin$`))
   assert.equal(statSync(join(codeDir, cacheName)).mode & 0o777, 0o600)
   const written = readFileSync(join(codeDir, cacheName))
   assert.ok(written.length > 10_000, `a cache of ${written.length} bytes`)
@@ -75,8 +75,8 @@ test('code cache: the build ships one for scan and docs, and a first run starts 
   const shipped = new URL('../../dist/src/code-cache/', import.meta.url).pathname
   const names = readdirSync(shipped).sort()
   assert.deepEqual(names.map((n) => n.split('-')[0]), ['docs', 'scan'])
-  const bundle = statSync(BUNDLE)
-  for (const n of names) assert.ok(n.endsWith(`-${process.version}-${process.arch}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}.bin`), `${n} is for this bundle and this Node`)
+  const build = /^\/\*command-scout build ([0-9a-f]{24})\*\//.exec(readFileSync(BUNDLE, 'utf8'))[1]
+  for (const n of names) assert.ok(n.endsWith(`-${process.version}-${process.arch}-${build}.bin`), `${n} is for this bundle and this Node`)
   // A first run starts from the shipped cache and, V8 taking it, writes none of its own.
   const base = tempDir(t, 'cs-code-cache-first-')
   const repo = tempDir(t, 'cs-code-cache-first-repo-')
