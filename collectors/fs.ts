@@ -130,18 +130,14 @@ export function readFileText(path: string, options: ReadTextOptions = {}): ReadO
   }
 }
 
-function statOf(path: string): Stats | undefined {
+/** The stat of `path` (following symlinks), undefined when nothing is there, it can't be asked, or the scan is out of time. */
+export function statPath(path: string): Stats | undefined {
   if (outOfTime()) return undefined
   try {
     return observedStat(path)
   } catch {
     return undefined
   }
-}
-
-/** The stat of `path` (following symlinks), undefined when nothing is there or it can't be asked. */
-export function statPath(path: string): Stats | undefined {
-  return statOf(path)
 }
 
 /** A directory's entries with their types; throws like readdirSync. */
@@ -170,16 +166,16 @@ export function envVar(name: string): string | undefined {
 
 /** Whether `path` is a regular file (following symlinks); false once the scan is out of time. */
 export function isFile(path: string): boolean {
-  return statOf(path)?.isFile() ?? false
+  return statPath(path)?.isFile() ?? false
 }
 
 export function isDir(path: string): boolean {
-  return statOf(path)?.isDirectory() ?? false
+  return statPath(path)?.isDirectory() ?? false
 }
 
 /** Whether anything is at `path` (a file, a directory, a FIFO, ...), following symlinks. */
 export function pathExists(path: string): boolean {
-  return statOf(path) !== undefined
+  return statPath(path) !== undefined
 }
 
 /** POSIX path of `abs` relative to `root`, `.` for the root itself. */
