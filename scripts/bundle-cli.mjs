@@ -12,7 +12,7 @@
 // to dist/src/). The errors the CLI tells apart are then made by two copies of their modules (the
 // bundle's and dist/'s); src/error-kind.ts keeps `instanceof` true across both.
 import { createHash } from 'node:crypto'
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
@@ -93,4 +93,13 @@ if (/\bimport\(/.test(text.replace(/__bundleImport\(/g, ''))) {
 // The build's identity, first in the file: the launcher names its code caches by it, so that a
 // cache is only ever offered to the very text it was made from (V8's own check compares lengths).
 const id = createHash('sha256').update(text).digest('hex').slice(0, 24)
-writeFileSync(outfile, `/*command-scout build ${id}*/${text}`)
+const bundled = `/*command-scout build ${id}*/${text}`
+// Unchanged, it is left alone (a running CLI may be reading it); changed, it is replaced whole.
+let before
+try {
+  before = readFileSync(outfile, 'utf8')
+} catch {}
+if (before !== bundled) {
+  writeFileSync(`${outfile}.tmp`, bundled)
+  renameSync(`${outfile}.tmp`, outfile)
+}

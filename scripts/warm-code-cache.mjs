@@ -5,14 +5,21 @@
 // has none for the subcommand, and only on the Node version that built them (V8 refuses any
 // other); they are owned like the bundle, so they are trusted like it.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
 const out = join(root, 'dist/src/code-cache')
-rmSync(out, { recursive: true, force: true })
-if (!existsSync(join(root, 'dist/src/cli.bundle.cjs'))) process.exit(0)
+const bundle = join(root, 'dist/src/cli.bundle.cjs')
+if (!existsSync(bundle)) {
+  rmSync(out, { recursive: true, force: true })
+  process.exit(0)
+}
+// Already made for this build and this Node: nothing to do (a running CLI may be reading it).
+const build = /^\/\*command-scout build ([0-9a-f]+)\*\//.exec(readFileSync(bundle, 'utf8'))?.[1]
+const wanted = ['docs', 'scan'].map((s) => `${s}-${process.version}-${process.arch}-${build}.bin`)
+if (build && wanted.every((n) => existsSync(join(out, n)))) process.exit(0)
 
 const FILES = {
   Makefile: 'include rules.mk\nVERSION ?= 1\nifdef CI\nci: ## On CI\n\techo ci\nendif\nbuild: ## Build\n\techo $(VERSION)\n.PHONY: build\n',
@@ -56,12 +63,16 @@ try {
   for (const format of ['json', 'table', 'markdown']) cli('scan', '--format', format, '--no-cache', '--root', repo)
   cli('docs', '--output', '-', '--no-cache', '--root', repo)
   const code = join(cache, 'code')
-  mkdirSync(out, { recursive: true })
+  // Made beside and renamed into place, so that no run ever sees half of it.
+  const next = `${out}.${process.pid}.tmp`
+  mkdirSync(next, { recursive: true })
   for (const name of readdirSync(code)) {
     if (!/^(scan|docs)-.*\.bin$/.test(name)) continue
-    cpSync(join(code, name), join(out, name))
-    chmodSync(join(out, name), 0o644)
+    cpSync(join(code, name), join(next, name))
+    chmodSync(join(next, name), 0o644)
   }
+  rmSync(out, { recursive: true, force: true })
+  renameSync(next, out)
 } catch (error) {
   // A build without the shipped cache still works: the first run of each subcommand writes one.
   console.warn(`command-scout: the shipped code cache was not made (${error.message.split('\n')[0]})`)
