@@ -106,14 +106,16 @@ test('run: steps in order through the harness shell, then the verification', asy
   }
 })
 
-test('a destructive recipe asks with its title and risk, and without an approval it does not run', async () => {
+test('a destructive recipe without an approval service does not run, and the refusal says what, why and how to allow it', async () => {
   const work = mkdtempSync(join(tmpdir(), 'curated-confirm-'))
   try {
     mkdirSync(join(work, 'old build'))
     const a = await app({ workdir: work })
     const r = await a.call(run, { id: 'files.remove_tree', params: { dir: 'old build' } })
     assert.equal(r.isError, true)
-    assert.match(r.error.message, /^Run the curated recipe "Delete a directory tree" \(files\.remove_tree, risk: DESTRUCTIVE\)\? It runs:\n {2}du -sh 'old build'\n {2}rm -r 'old build'\nIt cannot be undone: Deleted files/)
+    assert.match(r.error.message, /^`du -sh 'old build' && rm -r 'old build'` was not run: it needs a person's approval, and no approval service is loaded\.\n/)
+    assert.match(r.error.message, /What it does: it is the curated recipe "Delete a directory tree" \(files\.remove_tree, risk destructive\), run as 2 commands; it cannot be undone \(Deleted files/)
+    assert.match(r.error.message, /How to allow it: a person approves the prompt/)
     assert.ok(existsSync(join(work, 'old build')), 'nothing ran')
   } finally {
     rmSync(work, { recursive: true, force: true })
