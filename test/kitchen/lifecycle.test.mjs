@@ -5,6 +5,15 @@ import { join } from 'node:path'
 import { openKitchen } from '../../dist/src/kitchen/index.js'
 import { FAST_CONFIG, COOK_COMMAND, crash, git, makeRepo, owners, ownerKitchen, pidAlive, settled, sleep, tempDir, until, writeConfig } from './support.mjs'
 
+/** A fresh kitchen directory with the fast test config. */
+function kitchenRoot() {
+  const dir = tempDir()
+  const root = join(dir, 'kitchen')
+  mkdirSync(root)
+  writeConfig(root, FAST_CONFIG)
+  return { dir, root }
+}
+
 async function setup(config = {}, extra = {}) {
   const dir = tempDir()
   const root = join(dir, 'kitchen')
@@ -202,10 +211,7 @@ test('a new owner adopts a live cook and derives the outcome of a cook that exit
   const reg = owners()
   const ctl = reg.faults()
   const idA = reg.identity()
-  const dir = tempDir()
-  const root = join(dir, 'kitchen')
-  mkdirSync(root)
-  writeConfig(root, FAST_CONFIG)
+  const { dir, root } = kitchenRoot()
   const api = makeRepo(dir, 'api')
   const a = await ownerKitchen(root, { identity: idA, holderAlive: reg.holderAlive, fault: ctl.fault })
   await a.kitchen.addProject({ path: api })
@@ -261,10 +267,7 @@ test('a ghost cook holding a run file blocks a second launch of that run', async
 test('a lost lease is found before any write; a read-only session promotes when the holder dies', async (t) => {
   const reg = owners()
   const idA = reg.identity()
-  const dir = tempDir()
-  const root = join(dir, 'kitchen')
-  mkdirSync(root)
-  writeConfig(root, FAST_CONFIG)
+  const { dir, root } = kitchenRoot()
   const api = makeRepo(dir, 'api')
   const a = await ownerKitchen(root, { identity: idA, holderAlive: reg.holderAlive })
   await a.kitchen.addProject({ path: api })
@@ -293,10 +296,7 @@ test('a lost lease is found before any write; a read-only session promotes when 
 
 test('a takeover while an interval promotion attempt is still asking about the holder takes the lease', async (t) => {
   const reg = owners()
-  const dir = tempDir()
-  const root = join(dir, 'kitchen')
-  mkdirSync(root)
-  writeConfig(root, FAST_CONFIG)
+  const { root } = kitchenRoot()
   const a = await ownerKitchen(root, { identity: reg.identity(), holderAlive: reg.holderAlive })
   t.after(() => a.kitchen.shutdown())
   // B's liveness question hangs until released, so its interval attempt is in flight at the takeover
@@ -466,10 +466,7 @@ test('a wake the chef dropped is sent again and marked notified once; snapshots 
 
 test('a read-only session promotes by itself on its interval tick and hands over the owner', async (t) => {
   const reg = owners()
-  const dir = tempDir()
-  const root = join(dir, 'kitchen')
-  mkdirSync(root)
-  writeConfig(root, FAST_CONFIG)
+  const { root } = kitchenRoot()
   const a = await ownerKitchen(root, { identity: reg.identity(), holderAlive: reg.holderAlive })
   let promoted
   const snaps = []
