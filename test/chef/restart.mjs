@@ -182,7 +182,9 @@ export function diskTasks(kitchen) {
       .map((f) => {
         const file = join(dir, 'runs', f)
         const err = file.replace(/\.jsonl$/, '.err')
-        const errTail = existsSync(err) ? readFileSync(err, 'utf8').slice(-600) : ''
+        const errText = existsSync(err) ? readFileSync(err, 'utf8') : ''
+        // Both ends: a crash's first lines say what failed, its last ones where.
+        const errTail = errText.length > 1600 ? `${errText.slice(0, 1000)}\n[...]\n${errText.slice(-600)}` : errText
         return { run: Number.parseInt(f, 10), lines: jsonLines(file), size: readFileSync(file).length, errTail }
       })
       .sort((a, b) => a.run - b.run)
