@@ -16,7 +16,7 @@
  * - **Refusals are errors with a reason** (`KitchenError` text), never a crash of the host.
  */
 import { Service, type Context } from '@deepseek-ai/cordis'
-import type { CloseResult, DispatchResult, SendResult, StopResult } from '../kitchen/index.js'
+import type { AddProjectInput, CloseResult, DispatchResult, SendResult, StopResult } from '../kitchen/index.js'
 import type { CooksSnapshotView, RoleRequest, RulebooksRequest } from './events.js'
 import type { KitchenRowConfig } from './schema.js'
 
@@ -34,14 +34,8 @@ declare module '@deepseek-ai/cordis' {
 
 export type KitchenRole = 'owner' | 'read-only' | 'closed'
 
-export interface AddProjectArgs {
-  path: string
-  name?: string
-  note?: string
-  baseBranch?: string
-  branchPrefix?: string
-  testCommand?: string
-}
+/** What `chef_add_project` takes: the kitchen's own input. */
+export type AddProjectArgs = AddProjectInput
 
 export interface ResultArgs {
   task: string

@@ -4,10 +4,11 @@
 // their stdout, and the kitchen row written into the web profile's own patch layer (the layer dsh
 // watches while it runs). Driven through the same HTTP API as web.mjs.
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { dshEnv, dshInstall } from '../e2e/harness.mjs'
+import { runFileWriters } from '../support/processes.mjs'
 import { apiPost, freePort, KITCHEN_ENTRY, listensOn } from './web.mjs'
 
 /** The env variable of the kitchen's crash hook (src/chef/crash-hook.ts). */
@@ -212,31 +213,11 @@ export function runEnded(run) {
  * zombies left out. Returns Map task -> [{ pgid, pid, target }], one entry per group.
  */
 export function liveCooks(kitchen) {
-  const tasksDir = join(kitchen, 'tasks') + '/'
   const per = new Map()
-  let names
-  try {
-    names = readdirSync('/proc')
-  } catch {
-    return per
-  }
-  for (const n of names) {
-    if (!/^\d+$/.test(n)) continue
-    let target
-    let stat
-    try {
-      target = readlinkSync(`/proc/${n}/fd/1`)
-      stat = readFileSync(`/proc/${n}/stat`, 'utf8')
-    } catch {
-      continue
-    }
-    if (!target.startsWith(tasksDir)) continue
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    if (f[0] === 'Z') continue
-    const task = target.slice(tasksDir.length).split('/')[0]
-    const groups = per.get(task) ?? []
-    if (!groups.some((g) => g.pgid === Number(f[2]))) groups.push({ pgid: Number(f[2]), pid: Number(n), target })
-    per.set(task, groups)
+  for (const w of runFileWriters(kitchen)) {
+    const groups = per.get(w.task) ?? []
+    if (!groups.some((g) => g.pgid === w.pgid)) groups.push({ pgid: w.pgid, pid: w.pid, target: w.target })
+    per.set(w.task, groups)
   }
   return per
 }

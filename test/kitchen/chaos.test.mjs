@@ -11,11 +11,12 @@
 // iterations with KITCHEN_CHAOS_ITERATIONS (default 200).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { openKitchen, Store } from '../../dist/src/kitchen/index.js'
 import { scanCooks } from '../../dist/src/kitchen/cooks/index.js'
 import { git, makeRepo, sleep, tempDir } from './support.mjs'
+import { runFileWriters } from '../support/processes.mjs'
 import { rng } from '../support/random.mjs'
 
 /**
@@ -139,24 +140,8 @@ async function iteration(seed, env) {
 
   // Every process whose stdout is a run file of this kitchen, also one that a reclaim unlinked
   // (`... (deleted)`): such a cook would be invisible to the kitchen, so it counts here.
-  const tasksDir = join(root, 'tasks') + '/'
   const sample = async () => {
-    const writers = []
-    for (const n of readdirSync('/proc')) {
-      if (!/^\d+$/.test(n)) continue
-      let target
-      let stat
-      try {
-        target = readlinkSync(`/proc/${n}/fd/1`)
-        stat = readFileSync(`/proc/${n}/stat`, 'utf8')
-      } catch {
-        continue
-      }
-      if (!target.startsWith(tasksDir)) continue
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (f[0] === 'Z' || dying(n)) continue
-      writers.push({ pid: Number(n), pgid: Number(f[2]), task: target.slice(tasksDir.length).split('/')[0], target })
-    }
+    const writers = runFileWriters(root).filter((w) => !dying(w.pid))
     // a cook and the children that share its stdout are one process group: count groups per task
     const per = new Map()
     for (const w of writers) {

@@ -1,6 +1,7 @@
 // Process helpers for tests that check a tree is gone: liveness from /proc (a zombie is dead),
 // and polling for a state with a deadline (never a fixed sleep as synchronisation).
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { join } from 'node:path'
 
 export function alive(pid) {
   try {
@@ -43,4 +44,35 @@ export function killIfAlive(pid) {
       // gone
     }
   }
+}
+
+/**
+ * The live processes whose stdout is a run file under `<kitchen>/tasks/` (also one a reclaim
+ * unlinked, `... (deleted)`), zombies left out: [{ pid, pgid, task, target }].
+ */
+export function runFileWriters(kitchen) {
+  const tasksDir = join(kitchen, 'tasks') + '/'
+  let names
+  try {
+    names = readdirSync('/proc')
+  } catch {
+    return []
+  }
+  const writers = []
+  for (const n of names) {
+    if (!/^\d+$/.test(n)) continue
+    let target
+    let stat
+    try {
+      target = readlinkSync(`/proc/${n}/fd/1`)
+      stat = readFileSync(`/proc/${n}/stat`, 'utf8')
+    } catch {
+      continue
+    }
+    if (!target.startsWith(tasksDir)) continue
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (f[0] === 'Z') continue
+    writers.push({ pid: Number(n), pgid: Number(f[2]), task: target.slice(tasksDir.length).split('/')[0], target })
+  }
+  return writers
 }
