@@ -105,24 +105,38 @@ export function observedEnv(name: string): string | undefined {
   return value
 }
 
+/** The answer a recorded question (`kind\0subject`) gets now, fingerprinted as when it was recorded; undefined for a kind this build does not know. */
+export function answerNow(key: string): string | undefined {
+  const at = key.indexOf('\0')
+  const kind = key.slice(0, at)
+  const subject = key.slice(at + 1)
+  try {
+    if (kind === 's') return statPrint(statSync(subject, { throwIfNoEntry: false }))
+    if (kind === 'r') return realpathSync.native(subject)
+    if (kind === 'e') return process.env[subject] === undefined ? '-' : `=${process.env[subject]}`
+    return undefined
+  } catch (error) {
+    return errorPrint(error)
+  }
+}
+
 /** Asks every recorded question again: true when each answer has the same fingerprint. */
 export function stillHolds(seen: Iterable<readonly [string, string]>): boolean {
-  for (const [key, print] of seen) {
-    const at = key.indexOf('\0')
-    const kind = key.slice(0, at)
-    const subject = key.slice(at + 1)
-    let now: string
-    try {
-      if (kind === 's') now = statPrint(statSync(subject, { throwIfNoEntry: false }))
-      else if (kind === 'r') now = realpathSync.native(subject)
-      else if (kind === 'e') now = process.env[subject] === undefined ? '-' : `=${process.env[subject]}`
-      else return false
-    } catch (error) {
-      now = errorPrint(error)
-    }
-    if (now !== print) return false
-  }
+  for (const [key, print] of seen) if (answerNow(key) !== print) return false
   return true
+}
+
+/** Records the stat of `path` as a collector's stat would (for what a scan reads outside the collectors). */
+export function noteStat(o: Observations, path: string): void {
+  const outer = current
+  current = o
+  try {
+    observedStat(path)
+  } catch {
+    // recorded as an error answer
+  } finally {
+    current = outer
+  }
 }
 
 /** Whether everything recorded was last changed at least SETTLE_MS (or `settleMs`) before `startedAt`. */

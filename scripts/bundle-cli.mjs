@@ -26,6 +26,7 @@ try {
 } catch {
   // Without esbuild (a dev dependency) the launcher uses dist/src/cli.js; never leave a stale bundle.
   rmSync(outfile, { force: true })
+  rmSync(`${root}dist/src/scan-replay.cjs`, { force: true })
   console.warn('command-scout: esbuild is not installed, so the CLI is not bundled (it runs from dist/src/cli.js, a little slower to start)')
   process.exit(0)
 }
@@ -90,16 +91,35 @@ if (/\bimport\(/.test(text.replace(/__bundleImport\(/g, ''))) {
   const at = text.search(/\bimport\(/)
   throw new Error(`bundle-cli: an import() is left in the bundle, which a vm.Script can't run: ${text.slice(at, at + 80)}`)
 }
+// What the launcher runs before the CLI: the replay of a remembered scan (src/scan-record.ts),
+// small enough to load in a millisecond.
+const replay = await build({
+  entryPoints: [`${root}src/scan-record.ts`],
+  write: false,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  logLevel: 'warning',
+  legalComments: 'none',
+  minify: true,
+})
+const replayText = replay.outputFiles[0].text
 // The build's identity, first in the file: the launcher names its code caches by it, so that a
-// cache is only ever offered to the very text it was made from (V8's own check compares lengths).
-const id = createHash('sha256').update(text).digest('hex').slice(0, 24)
+// cache is only ever offered to the very text it was made from (V8's own check compares lengths),
+// and a remembered scan is keyed by it, so that only the same code's output is replayed.
+const id = createHash('sha256').update(text).update(replayText).digest('hex').slice(0, 24)
 const bundled = `/*command-scout build ${id}*/${text}`
-// Unchanged, it is left alone (a running CLI may be reading it); changed, it is replaced whole.
-let before
-try {
-  before = readFileSync(outfile, 'utf8')
-} catch {}
-if (before !== bundled) {
-  writeFileSync(`${outfile}.tmp`, bundled)
-  renameSync(`${outfile}.tmp`, outfile)
+
+/** Unchanged, a file is left alone (a running CLI may be reading it); changed, it is replaced whole. */
+function replaceIfChanged(file, content) {
+  let before
+  try {
+    before = readFileSync(file, 'utf8')
+  } catch {}
+  if (before === content) return
+  writeFileSync(`${file}.tmp`, content)
+  renameSync(`${file}.tmp`, file)
 }
+replaceIfChanged(`${root}dist/src/scan-replay.cjs`, replayText)
+replaceIfChanged(outfile, bundled)

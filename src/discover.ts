@@ -6,13 +6,14 @@
 import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { BUILTIN_COLLECTORS, type Collector } from '../collectors/index.js'
-import { observing } from '../collectors/observe.js'
+import { noteStat, observing } from '../collectors/observe.js'
 import { runCollector } from '../collectors/run-collector.js'
 import { normalizeConfig, type Config, type ConfigInput } from './config.js'
 import { createDiagnostic, type Diagnostic, type Recipe } from './recipe.js'
 import { RecipeBook } from './recipe-book.js'
 import { INSTALL_HINTS, onPath } from './runners.js'
 import { RootCache, type ScanCacheOptions } from './scan-cache.js'
+import type { ScanInputs } from './scan-record.js'
 
 export interface DiscoverResult {
   /** Absolute scan root. */
@@ -23,6 +24,11 @@ export interface DiscoverResult {
   detectedFiles: string[]
   /** Sources whose earlier result was reused because nothing they read had changed (src/scan-cache.ts). */
   reused: string[]
+  /**
+   * Everything this result was computed from, so that it can be checked again as a whole
+   * (src/scan-record.ts); only with a cache, and only when every collector's result could be kept.
+   */
+  inputs?: ScanInputs
 }
 
 export interface DiscoverOptions {
@@ -73,6 +79,7 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
         if (!seenFiles.has(f)) seenFiles.add(f), detectedFiles.push(f)
       }
     } catch (error) {
+      cache?.incomplete()
       diagnostics.push(createDiagnostic({
         source: collector.source,
         file: '.',
@@ -81,8 +88,11 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
     }
   }
   cache?.flush()
-  if (options.checkRunners !== false) diagnostics.push(...missingRunners(book.entries(), options.env ?? process.env))
-  return { root: absRoot, book, diagnostics, detectedFiles, reused }
+  const observed = cache?.observed()
+  const inputs: ScanInputs | undefined = observed && { ...observed, runners: new Map() }
+  if (inputs) noteStat(inputs, absRoot)
+  if (options.checkRunners !== false) diagnostics.push(...missingRunners(book.entries(), options.env ?? process.env, inputs?.runners))
+  return { root: absRoot, book, diagnostics, detectedFiles, reused, inputs }
 }
 
 function isDirectory(path: string): boolean {
@@ -96,7 +106,7 @@ function isDirectory(path: string): boolean {
 export { onPath }
 
 /** One warning per runner that is not on PATH: its recipes are listed but can't run here. */
-export function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEnv = process.env): Diagnostic[] {
+export function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEnv = process.env, checked?: Map<string, boolean>): Diagnostic[] {
   const byRunner = new Map<string, Recipe[]>()
   for (const r of recipes) {
     const list = byRunner.get(r.runner)
@@ -105,7 +115,9 @@ export function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEn
   }
   const out: Diagnostic[] = []
   for (const [runner, list] of byRunner) {
-    if (onPath(runner, env)) continue
+    const found = onPath(runner, env)
+    checked?.set(runner, found)
+    if (found) continue
     const files = [...new Set(list.map((r) => r.file))]
     out.push(createDiagnostic({
       source: list[0]!.source,

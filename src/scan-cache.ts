@@ -94,6 +94,11 @@ export class RootCache {
   private fileEntries: Record<string, Entry> | undefined
   private changed = false
   readonly startedAt = Date.now()
+  /**
+   * Everything the scan's results were computed from, fresh or reused, while every result so far
+   * could be reused later; undefined from the first one that can't (src/scan-record.ts).
+   */
+  private inputs: Observations | undefined = { seen: new Map(), newest: 0 }
 
   constructor(private readonly root: string, private readonly options: ScanCacheOptions = {}) {
     this.file = options.dir ? join(options.dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`) : undefined
@@ -114,12 +119,17 @@ export class RootCache {
       return undefined
     }
     remember(key, entry)
+    if (this.inputs) for (const [k, v] of entry.seen) if (!this.inputs.seen.has(k)) this.inputs.seen.set(k, v)
     return entry.result
   }
 
   /** Keeps a fresh result, when it may be reused: finished in time, and nothing it read was changing. */
   keep(source: string, section: unknown, observations: Observations, result: CollectorResult, overBudget: boolean): void {
-    if (overBudget || !settledBefore(observations, this.startedAt, this.options.settleMs ?? SETTLE_MS)) return
+    if (overBudget || !settledBefore(observations, this.startedAt, this.options.settleMs ?? SETTLE_MS)) return void (this.inputs = undefined)
+    if (this.inputs) {
+      for (const [k, v] of observations.seen) if (!this.inputs.seen.has(k)) this.inputs.seen.set(k, v)
+      this.inputs.newest = Math.max(this.inputs.newest, observations.newest)
+    }
     const key = this.key(source, section)
     const entry: Entry = { seen: observations.seen, result: { recipes: result.recipes, diagnostics: result.diagnostics, files: result.files } }
     remember(key, entry)
@@ -128,6 +138,16 @@ export class RootCache {
       this.fileEntries![key] = entry
       this.changed = true
     }
+  }
+
+  /** A result that will not be kept (a collector failed): the scan as a whole can't be remembered either. */
+  incomplete(): void {
+    this.inputs = undefined
+  }
+
+  /** What every result of this scan was computed from, when each could be reused: undefined otherwise. */
+  observed(): Observations | undefined {
+    return this.inputs
   }
 
   /** Writes the root's results for the next process, if anything changed. Never throws. */

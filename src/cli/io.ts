@@ -1,4 +1,5 @@
 import { isKind, markKinds } from '../error-kind.js'
+import type { RecordPlace } from '../scan-record.js'
 
 /** What every subcommand writes to and reads from, and the error that means "you called it wrong". */
 
@@ -10,6 +11,11 @@ export interface CliIo {
   cwd: string
   /** Whether stdout and stderr are the process's own (then `run` streams with backpressure). */
   realStreams?: boolean
+  /**
+   * Where a scan may remember its output for bin/command-scout to replay (src/scan-record.ts):
+   * set by the launcher when the CLI runs from its bundle with stdout off a terminal.
+   */
+  record?: RecordPlace
 }
 
 /** A mistake in the command line: exit 2, with a pointer to the help of `command` (e.g. `scan`). */

@@ -1,5 +1,6 @@
 /** `command-scout scan`: every command the repository declares, as a table, JSON or Markdown. */
 import { discover } from '../discover.js'
+import { writeRecord } from '../scan-record.js'
 import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from '../render.js'
 import { CliFailure, UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
@@ -35,6 +36,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const format = (values.format as string | undefined) ?? 'table'
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be table, json or markdown (got ${format})`, 'scan')
   const { root, config, cache } = commonConfig(values, io, 'scan')
+  const startedAt = Date.now()
   const result = discover(root, config, { cache })
   const report = scanReport(result, config.naming.style)
   const problem = rootProblem(result)
@@ -43,9 +45,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (format === 'json') io.stdout(renderJson(report))
     throw new CliFailure(problem)
   }
-  if (format === 'json') io.stdout(renderJson(report))
-  else if (format === 'markdown') io.stdout(renderMarkdown(report))
-  else io.stdout((await import('../table.js')).renderTable(report, { width: io.columns, all: values.all === true }))
-  if (report.diagnostics.length) io.stderr(renderDiagnostics(report.diagnostics))
+  const out = format === 'json'
+    ? renderJson(report)
+    : format === 'markdown'
+      ? renderMarkdown(report)
+      : (await import('../table.js')).renderTable(report, { width: io.columns, all: values.all === true })
+  const err = report.diagnostics.length ? renderDiagnostics(report.diagnostics) : ''
+  io.stdout(out)
+  if (err) io.stderr(err)
+  if (io.record && cache && result.inputs) writeRecord(io.record, argv, io.cwd, result.inputs, startedAt, out, err)
   return 0
 }

@@ -175,7 +175,11 @@ test('cache: the CLI reuses a result across processes through a private file; a 
   const cacheBase = tempDir(t, 'cs-cache-home-')
   const cacheDir = join(cacheBase, 'scans')
   write(join(dir, 'Makefile'), 'build: ## Build it\n\techo build\n')
-  const scan = (...extra) => JSON.parse(execFileSync(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir, ...extra], { encoding: 'utf8', env: { ...process.env, COMMAND_SCOUT_CACHE_DIR: cacheBase } }))
+  // The per-root results file alone: a whole scan's record (test/cli/scan-record.test.mjs) is removed first.
+  const scan = (...extra) => {
+    for (const n of existsSync(cacheDir) ? readdirSync(cacheDir) : []) if (n.endsWith('.rec')) unlinkSync(join(cacheDir, n))
+    return JSON.parse(execFileSync(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir, ...extra], { encoding: 'utf8', env: { ...process.env, COMMAND_SCOUT_CACHE_DIR: cacheBase } }))
+  }
   const commands = (r) => r.recipes.map((x) => x.command)
   assert.deepEqual(commands(scan()), ['make', 'make build'])
   // The Makefile was just written: its result is not kept yet (those of collectors that found no file are).

@@ -1,0 +1,170 @@
+/**
+ * A whole `command-scout scan` remembered: the bytes it wrote, with everything they were computed
+ * from, so that the next identical scan of an unchanged repository writes them again without
+ * loading the CLI at all. bin/command-scout calls `replay` (from dist/src/scan-replay.cjs, a small
+ * bundle of this module) before it loads the CLI bundle; the scan command calls `writeRecord`.
+ *
+ * Why a replay is never stale: a scan's output is a function of its command line, its working
+ * directory, COLUMNS (the table's width off a terminal), the build of command-scout, the answers
+ * its collectors got from the file system and the environment (collectors/observe.ts records each),
+ * the scan root's own stat, and which runners are on PATH. The record's key holds the first four;
+ * `replay` asks every recorded question again and checks each runner on PATH again, and writes
+ * the record only when every answer is the same. A record is written only when each collector's
+ * result could itself be kept (scan-cache.ts: finished in time, nothing it read was changing), so
+ * the same proof holds: a file changed since shows as another fingerprint.
+ *
+ * The file: one line of JSON (the key, the questions and their answers, the runners, the lengths),
+ * then stdout's bytes, then stderr's. It lives beside the per-root results in the user's private
+ * cache directory and is written whole by rename; anything in it that does not parse is a miss.
+ */
+import { closeSync, fstatSync, lstatSync, openSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { answerNow, settledBefore, SETTLE_MS, type Observations } from '../collectors/observe.js'
+import { onPath } from './runners.js'
+
+const FORMAT = 1
+/** A record larger than this is not kept (the scan writes it as usual). */
+const MAX_RECORD_BYTES = 64 * 1024 * 1024
+
+/** What a scan's result was computed from (discover() gives it when everything could be kept). */
+export interface ScanInputs extends Observations {
+  /** Each runner checked on PATH, and whether it was found. */
+  readonly runners: Map<string, boolean>
+}
+
+/** Where and under which build a scan may be remembered: the launcher sets it when the CLI runs from its bundle. */
+export interface RecordPlace {
+  /** The user's private scans directory (scan-cache.ts's defaultCacheDir). */
+  dir: string
+  /** The build id the CLI bundle starts with. */
+  build: string
+}
+
+interface Header {
+  format: number
+  key: string
+  seen: Array<[string, string]>
+  runners: Array<[string, boolean]>
+  stdout: number
+  stderr: number
+}
+
+/** Everything that decides a scan's output besides what the record checks again. */
+function recordKey(place: RecordPlace, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): string {
+  return JSON.stringify([FORMAT, place.build, process.version, process.arch, cwd, env.COLUMNS ?? null, argv])
+}
+
+/**
+ * The record's file name: two 32-bit FNV-1a hashes of the key with different primes (the key
+ * itself is in the file and compared, so a collision is only a miss). Not node:crypto: loading it
+ * costs the launcher about 5 ms, as much as the rest of a replay.
+ */
+function recordFile(dir: string, key: string): string {
+  let a = 0x811c9dc5
+  let b = 0x811c9dc5
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x01000193)
+    b = Math.imul(b ^ c, 0x5bd1e995)
+  }
+  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0')
+  return join(dir, `scan-${hex(a)}${hex(b)}.rec`)
+}
+
+/** Remembers a finished scan's output, when everything it was computed from can be checked again. Never throws. */
+export function writeRecord(place: RecordPlace, argv: readonly string[], cwd: string, inputs: ScanInputs, startedAt: number, stdout: string, stderr: string): void {
+  if (!settledBefore(inputs, startedAt, SETTLE_MS)) return
+  try {
+    const key = recordKey(place, argv, cwd, process.env)
+    const out = Buffer.from(stdout)
+    const err = Buffer.from(stderr)
+    const header: Header = { format: FORMAT, key, seen: [...inputs.seen], runners: [...inputs.runners], stdout: out.length, stderr: err.length }
+    const head = Buffer.from(`${JSON.stringify(header)}\n`)
+    if (head.length + out.length + err.length > MAX_RECORD_BYTES) return
+    const file = recordFile(place.dir, key)
+    const tmp = `${file}.${process.pid}.tmp`
+    writeFileSync(tmp, Buffer.concat([head, out, err]), { mode: 0o600 })
+    renameSync(tmp, file)
+  } catch {
+    // a full disk or a read-only cache: the next scan runs in full
+  }
+}
+
+/** The record for this command line, when it is this user's, whole, and every answer in it still holds. */
+function readHolding(place: RecordPlace, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): { data: Buffer; header: Header; at: number } | undefined {
+  const key = recordKey(place, argv, cwd, env)
+  const file = recordFile(place.dir, key)
+  let data: Buffer
+  try {
+    const st = lstatSync(file, { throwIfNoEntry: false })
+    const uid = process.getuid?.()
+    if (!st?.isFile() || (uid !== undefined && st.uid !== uid) || st.size > MAX_RECORD_BYTES) return undefined
+    const fd = openSync(file, 'r')
+    try {
+      const size = fstatSync(fd).size
+      data = Buffer.allocUnsafe(size)
+      let got = 0
+      while (got < size) {
+        const n = readSync(fd, data, got, size - got, got)
+        if (n === 0) return undefined
+        got += n
+      }
+    } finally {
+      closeSync(fd)
+    }
+  } catch {
+    return undefined
+  }
+  const at = data.indexOf(10)
+  if (at < 0) return undefined
+  let header: Header
+  try {
+    header = JSON.parse(data.toString('utf8', 0, at)) as Header
+  } catch {
+    return undefined
+  }
+  if (header?.format !== FORMAT || header.key !== key || !Array.isArray(header.seen) || !Array.isArray(header.runners)) return undefined
+  if (!Number.isInteger(header.stdout) || !Number.isInteger(header.stderr) || at + 1 + header.stdout + header.stderr !== data.length) return undefined
+  for (const pair of header.seen) {
+    if (!Array.isArray(pair) || typeof pair[0] !== 'string' || answerNow(pair[0]) !== pair[1]) return undefined
+  }
+  for (const pair of header.runners) {
+    if (!Array.isArray(pair) || typeof pair[0] !== 'string' || onPath(pair[0], env) !== pair[1]) return undefined
+  }
+  return { data, header, at }
+}
+
+/** Writes all of `bytes` to a file descriptor; false when the reader went away. */
+function writeAll(fd: number, bytes: Buffer): boolean {
+  let off = 0
+  while (off < bytes.length) {
+    try {
+      off += writeSync(fd, bytes, off)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'EAGAIN') {
+        // A non-blocking pipe that is full: Node's own stream waits for it.
+        const stream = fd === 1 ? process.stdout : process.stderr
+        stream.write(bytes.subarray(off))
+        return true
+      }
+      if (code === 'EPIPE') return false
+      throw error
+    }
+  }
+  return true
+}
+
+/**
+ * Writes the remembered output of this scan when its record still holds, and says whether it did
+ * (the caller then exits 0; 141 when stdout's reader went away). False: run the scan.
+ */
+export function replay(place: RecordPlace, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): 'written' | 'broken-pipe' | undefined {
+  const hit = readHolding(place, argv, cwd, env)
+  if (!hit) return undefined
+  const { data, header, at } = hit
+  const outEnd = at + 1 + header.stdout
+  if (!writeAll(1, data.subarray(at + 1, outEnd))) return 'broken-pipe'
+  if (header.stderr && !writeAll(2, data.subarray(outEnd))) return 'broken-pipe'
+  return 'written'
+}

@@ -1,0 +1,201 @@
+// A whole scan remembered (src/scan-record.ts): the launcher writes the same bytes again while
+// everything the scan was computed from holds, and any change to one of those inputs gives
+// exactly what a scan that reads everything gives.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn, spawnSync } from 'node:child_process'
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { tempDir, waitUntil } from '../support/temp.mjs'
+
+const BIN = new URL('../../bin/command-scout', import.meta.url).pathname
+// A scan is remembered only when what it read last changed this long before it began (SETTLE_MS).
+const SETTLED_MS = 2_100
+
+function write(path, text) {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, text)
+}
+
+function newestChange(dir) {
+  let newest = 0
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name)
+      const st = statSync(p)
+      newest = Math.max(newest, st.mtimeMs, st.ctimeMs)
+      if (e.isDirectory()) walk(p)
+    }
+  }
+  const st = statSync(dir)
+  newest = Math.max(st.mtimeMs, st.ctimeMs)
+  walk(dir)
+  return newest
+}
+
+/** Waits until nothing under the folders changed for SETTLED_MS (a state of the files, not a delay). */
+const settled = (...dirs) => waitUntil(() => dirs.every((d) => Date.now() - newestChange(d) > SETTLED_MS), { what: 'the fixture files to settle' })
+
+/** A scan as a user runs it: its stdout, stderr and exit code. */
+function scan(args, { cwd, env }) {
+  const r = spawnSync(process.execPath, [BIN, 'scan', ...args], { cwd, env, encoding: 'utf8', maxBuffer: 1 << 26 })
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status }
+}
+
+function records(cacheBase) {
+  try {
+    return readdirSync(join(cacheBase, 'scans')).filter((n) => n.endsWith('.rec')).map((n) => join(cacheBase, 'scans', n))
+  } catch {
+    return []
+  }
+}
+
+/** Rewrites `from` as `to` (the same length) in a record's remembered output, so that a replay shows. */
+function tamper(file, from, to) {
+  assert.equal(from.length, to.length)
+  const data = readFileSync(file)
+  const at = data.indexOf(10)
+  const body = data.subarray(at + 1)
+  const i = body.indexOf(from)
+  assert.ok(i >= 0, `${from} is not in the record`)
+  body.write(to, i)
+  writeFileSync(file, data)
+}
+
+function env(cacheBase, extra = {}) {
+  const e = { ...process.env, COMMAND_SCOUT_CACHE_DIR: cacheBase, ...extra }
+  delete e.COMMAND_SCOUT_CACHE
+  for (const [k, v] of Object.entries(extra)) if (v === undefined) delete e[k]
+  return e
+}
+
+/** A repository with a workspace, a Makefile (with a whole-second mtime an edit can put back) and pnpm as its runner. */
+function repo(t) {
+  const dir = tempDir(t, 'cs-record-')
+  write(join(dir, 'package.json'), JSON.stringify({ name: 'r', packageManager: 'pnpm@9.0.0', scripts: { build: 'tsc' } }))
+  write(join(dir, 'pnpm-workspace.yaml'), 'packages:\n  - packages/*\n')
+  write(join(dir, 'packages/a/package.json'), JSON.stringify({ name: 'a', scripts: { test: 'vitest' } }))
+  write(join(dir, 'Makefile'), 'build: ## Build it\n\techo build\n')
+  utimesSync(join(dir, 'Makefile'), 1_700_000_000, 1_700_000_000)
+  write(join(dir, 'CMakePresets.json'), JSON.stringify({ version: 3, configurePresets: [{ name: 'dev', condition: { type: 'equals', lhs: '$env{CS_RECORD_WANT}', rhs: 'yes' } }] }))
+  write(join(dir, 'CMakeLists.txt'), 'cmake_minimum_required(VERSION 3.20)\n')
+  return dir
+}
+
+/** PATH without any pnpm, plus `extra` first. */
+function pathWithoutPnpm(...extra) {
+  const dirs = (process.env.PATH ?? '').split(':').filter((d) => {
+    try {
+      statSync(join(d, 'pnpm'))
+      return false
+    } catch {
+      return true
+    }
+  })
+  return [...extra, ...dirs].join(':')
+}
+
+test('record: a repeat scan replays its output, and each kind of change gives what reading everything gives', async (t) => {
+  // Each case: its own repository and cache, the scan's arguments and environment, and the change.
+  const fakePnpm = tempDir(t, 'cs-record-bin-')
+  const cases = [
+    { name: 'a same-size edit with the old mtime put back', change: (dir) => {
+      writeFileSync(join(dir, 'Makefile'), 'build: ## Build me\n\techo buil\n')
+      utimesSync(join(dir, 'Makefile'), 1_700_000_000, 1_700_000_000)
+    } },
+    { name: 'a new workspace package', change: (dir) => write(join(dir, 'packages/b/package.json'), JSON.stringify({ name: 'b', scripts: { lint: 'eslint' } })) },
+    { name: 'a removed manifest', change: (dir) => writeFileSync(join(dir, 'packages/a/package.json'), '{"name":"a"}') },
+    { name: 'the runner installed on PATH', env: { PATH: pathWithoutPnpm() }, changeEnv: { PATH: pathWithoutPnpm(fakePnpm) } },
+    { name: 'an environment variable a collector reads', env: { CS_RECORD_WANT: 'yes' }, changeEnv: { CS_RECORD_WANT: undefined } },
+    { name: 'the table width off a terminal', args: ['--format', 'table'], env: { COLUMNS: '60' }, changeEnv: { COLUMNS: '120' } },
+    { name: 'other arguments', changeArgs: ['--format', 'json', '--no-make'] },
+  ]
+  writeFileSync(join(fakePnpm, 'pnpm'), '#!/bin/sh\nexit 0\n')
+  chmodSync(join(fakePnpm, 'pnpm'), 0o755)
+  for (const c of cases) {
+    c.dir = repo(t)
+    c.cache = tempDir(t, 'cs-record-cache-')
+    c.args ??= ['--format', 'json']
+    c.extra = c.env ?? {}
+    c.env = env(c.cache, c.extra)
+  }
+  await settled(...cases.map((c) => c.dir))
+  for (const c of cases) {
+    const opts = { cwd: c.dir, env: c.env }
+    const first = scan(c.args, opts)
+    assert.equal(first.status, 0, `${c.name}: ${first.stderr}`)
+    const [rec] = records(c.cache)
+    assert.ok(rec, `${c.name}: the scan was not remembered`)
+    assert.equal(statSync(rec).mode & 0o777, 0o600)
+    assert.deepEqual(scan(c.args, opts), first, `${c.name}: the replay differs from the scan`)
+    // The next scan is the record's: an edit of its remembered bytes shows.
+    tamper(rec, 'make build', 'make bXild')
+    assert.match(scan(c.args, opts).stdout, /make bXild/, `${c.name}: the scan was not replayed`)
+    // The change: the output is a fresh scan's, the same as one that reads everything.
+    c.change?.(c.dir)
+    const args = c.changeArgs ?? c.args
+    const changedOpts = { cwd: c.dir, env: env(c.cache, { ...c.extra, ...c.changeEnv }) }
+    const after = scan(args, changedOpts)
+    const fresh = scan([...args, '--no-cache'], changedOpts)
+    assert.doesNotMatch(after.stdout, /bXild/, `${c.name}: a stale record was replayed`)
+    assert.deepEqual(after, fresh, `${c.name}: the scan after the change differs from a full scan`)
+    assert.notDeepEqual(after.stdout + after.stderr, first.stdout + first.stderr, `${c.name}: the change changed nothing`)
+  }
+})
+
+test('record: nothing is remembered from files still changing, with --no-cache or with the caches off; a damaged record is a miss', async (t) => {
+  const dir = repo(t)
+  const cache = tempDir(t, 'cs-record-cache-')
+  const opts = { cwd: dir, env: env(cache) }
+  // Just written: not kept.
+  assert.equal(scan(['--format', 'json'], opts).status, 0)
+  assert.deepEqual(records(cache), [])
+  await settled(dir)
+  assert.equal(scan(['--format', 'json', '--no-cache'], opts).status, 0)
+  assert.deepEqual(records(cache), [], '--no-cache remembered the scan')
+  assert.equal(scan(['--format', 'json'], { cwd: dir, env: { ...opts.env, COMMAND_SCOUT_CACHE: 'off' } }).status, 0)
+  assert.deepEqual(records(cache), [], 'COMMAND_SCOUT_CACHE=off remembered the scan')
+  const full = scan(['--format', 'json'], opts)
+  const [rec] = records(cache)
+  assert.ok(rec)
+  // Damaged in three ways: cut short, a header that is not JSON, a header of another shape.
+  const good = readFileSync(rec)
+  for (const bad of [good.subarray(0, good.length - 5), Buffer.from(`{oops\n${good.subarray(good.indexOf(10) + 1)}`), Buffer.from(`{"format":1,"key":1}\n${good.subarray(good.indexOf(10) + 1)}`)]) {
+    writeFileSync(rec, bad)
+    assert.deepEqual(scan(['--format', 'json'], opts), full)
+    assert.deepEqual(readFileSync(rec), good, 'the damaged record was not written again')
+  }
+  // A root that can't be scanned is never remembered: the failure is told each time.
+  const missing = scan(['--format', 'json', '--root', join(dir, 'nowhere')], opts)
+  assert.equal(missing.status, 1)
+  assert.equal(records(cache).length, 1)
+})
+
+test('record: a replay whose reader goes away ends quietly with 141', async (t) => {
+  const dir = tempDir(t, 'cs-record-pipe-')
+  // Output far larger than a pipe holds, so that the replay is still writing when the reader leaves.
+  const scripts = Object.fromEntries(Array.from({ length: 3_000 }, (_, i) => [`task-${i}`, `echo ${'x'.repeat(40)} ${i}`]))
+  write(join(dir, 'package.json'), JSON.stringify({ name: 'big', scripts }))
+  const cache = tempDir(t, 'cs-record-cache-')
+  const e = env(cache)
+  await settled(dir)
+  const full = scan(['--format', 'json'], { cwd: dir, env: e })
+  assert.equal(full.status, 0)
+  assert.ok(full.stdout.length > 1 << 20)
+  assert.equal(records(cache).length, 1)
+  tamper(records(cache)[0], 'task-0"', 'tasX-0"')
+  const child = spawn(process.execPath, [BIN, 'scan', '--format', 'json'], { cwd: dir, env: e, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  let first = ''
+  child.stderr.on('data', (c) => (stderr += c))
+  child.stdout.once('data', (c) => {
+    first = String(c)
+    child.stdout.destroy()
+  })
+  const code = await new Promise((resolve) => child.on('close', (c) => resolve(c)))
+  assert.match(first, /^\{/)
+  assert.equal(code, 141, stderr)
+  assert.doesNotMatch(stderr, /Error|at /)
+  // It was the replay that wrote (the tampered name is what a whole read gives).
+  assert.match(scan(['--format', 'json'], { cwd: dir, env: e }).stdout, /tasX-0/)
+})
