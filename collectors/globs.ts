@@ -108,16 +108,22 @@ export interface CrawlOptions {
   insideRoot: boolean
 }
 
-type ReaddirSync = (path: string, options: { withFileTypes: true }) => Dirent[]
+export interface Crawler {
+  /** A directory's entries; none when it was listed before (by real path), is outside the root when that is asked, or past the cap or budget. */
+  readdir(path: string): Dirent[]
+  /** A stat following links; throws ENOENT when nothing is there. */
+  stat(path: string): Stats
+  realpath(path: string): string
+}
 
 /**
- * The `fs` adapter tinyglobby crawls with: each real directory listed once, inside the root when
- * asked, and nothing past the scan's directory cap or budget.
+ * How the bounded crawls read directories: each real directory listed once, inside the root when
+ * asked, and nothing past the scan's directory cap or budget. Each call goes through observe.ts.
  */
-export function crawlFs(root: string, options: CrawlOptions) {
+export function crawler(root: string, options: CrawlOptions): Crawler {
   const base = realRoot(root)
   const listed = new Set<string>()
-  const readdir: ReaddirSync = (path) => {
+  const readdir = (path: string): Dirent[] => {
     if (outOfTime()) return []
     const guard = activeGuard()
     if (guard && guard.directories >= MAX_DIRECTORIES) {
@@ -144,9 +150,15 @@ export function crawlFs(root: string, options: CrawlOptions) {
     if (!st) throw Object.assign(new Error(`ENOENT: no such file or directory, stat '${path}'`), { code: 'ENOENT' })
     return st
   }
+  return { readdir, stat, realpath: observedRealpath }
+}
+
+/** The `fs` adapter tinyglobby crawls with: a crawler's rules. */
+export function crawlFs(root: string, options: CrawlOptions) {
+  const c = crawler(root, options)
   // tinyglobby types its adapter as node:fs itself; the crawler calls readdirSync(path, { withFileTypes: true }),
-  // and realpathSync and statSync(path) when it follows a symbolic link. Each goes through observe.ts.
-  return { readdirSync: readdir as never, realpathSync: observedRealpath as never, statSync: stat as never }
+  // and realpathSync and statSync(path) when it follows a symbolic link.
+  return { readdirSync: c.readdir as never, realpathSync: c.realpath as never, statSync: c.stat as never }
 }
 
 export interface BoundedGlobOptions {

@@ -61,6 +61,11 @@ export interface GuardedResult<T> {
   guard: ScanGuard
 }
 
+/** A monotonic clock in milliseconds; not `performance.now()`, whose first use loads perf_hooks at a scan's start. */
+function nowMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6
+}
+
 /**
  * Runs `fn` (one collector's work) under a fresh guard. Nested calls keep the outer guard, so a
  * collector that calls another shares its budget.
@@ -70,7 +75,7 @@ export function runGuarded<T>(root: string, budgetMs: number, fn: () => T): Guar
   const guard: ScanGuard = {
     root,
     budgetMs,
-    deadline: performance.now() + budgetMs,
+    deadline: nowMs() + budgetMs,
     expired: false,
     problems: [],
     reported: new Set(),
@@ -89,7 +94,7 @@ export function runGuarded<T>(root: string, budgetMs: number, fn: () => T): Guar
 export function outOfTime(): boolean {
   const g = active
   if (!g) return false
-  if (!g.expired && performance.now() > g.deadline) g.expired = true
+  if (!g.expired && nowMs() > g.deadline) g.expired = true
   return g.expired
 }
 

@@ -6,7 +6,7 @@
 import type { Dirent } from 'node:fs'
 import { join, posix } from 'node:path'
 import { listDir, resolveInsideRoot, statPath } from './fs.js'
-import { boundedGlob } from './globs.js'
+import { boundedGlob, crawler } from './globs.js'
 
 /**
  * A workspace pattern written in directory `base` (root-relative), as a pattern relative to the
@@ -40,6 +40,54 @@ export function globSafely(patterns: readonly string[], options: { cwd: string; 
 
 const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/
 
+/** `libs/**` → 'libs', `**` → '': a pattern for every directory under a plain prefix; else undefined. */
+export function globstarPrefix(p: string): string | undefined {
+  const prefix = p === '**' ? '' : p.endsWith('/**') ? p.slice(0, -3) : undefined
+  return prefix === undefined || GLOB_SYNTAX.test(prefix) ? undefined : prefix
+}
+
+/**
+ * The directories at or under `prefix` (root-relative, '' for the root) holding a package.json,
+ * and those holding `nestedFile` (pnpm-workspace.yaml), as tinyglobby finds
+ * `prefix/**​/package.json`: dot-directories and the `skipped` names (node_modules) are not
+ * entered, links are followed, and the crawl has globs.ts's rules (each real directory listed
+ * once, never outside the root, the directory cap and the budget). One listing per directory
+ * tells all of it, where the glob library would also compile and match every entry's path.
+ */
+export function manifestDirsUnder(root: string, prefix: string, skipped: readonly string[], nestedFile?: string, realOf?: Map<string, string>): { dirs: string[]; nested: string[] } {
+  const fs = crawler(root, { insideRoot: true })
+  const dirs: string[] = []
+  const nested: string[] = []
+  // `real`: the directory's real path relative to the root's, when known without asking (see childDirs).
+  const visit = (rel: string, real: string | undefined) => {
+    const entries = fs.readdir(rel === '' ? root : join(root, rel))
+    const below: Array<[string, string | undefined]> = []
+    const self = rel === '' ? '.' : rel
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue
+      let isDir = e.isDirectory()
+      const link = !isDir && e.isSymbolicLink()
+      if (link) {
+        try {
+          isDir = fs.stat(join(root, rel, e.name)).isDirectory()
+        } catch {
+          continue
+        }
+      }
+      if (isDir) {
+        if (!skipped.includes(e.name)) below.push([rel === '' ? e.name : `${rel}/${e.name}`, real === undefined || link ? undefined : real === '.' ? e.name : `${real}/${e.name}`])
+      } else if (e.name === 'package.json') {
+        dirs.push(self)
+        if (real !== undefined) realOf?.set(self, real)
+      } else if (nestedFile !== undefined && e.name === nestedFile) nested.push(self)
+    }
+    for (const [child, childReal] of below) visit(child, childReal)
+  }
+  const start = resolveInsideRoot(root, prefix === '' ? '.' : prefix)
+  if (start.ok) visit(prefix, start.rel)
+  return { dirs, nested }
+}
+
 /** `packages/*` → {prefix: 'packages', star: true}; `apps/web` → {prefix: 'apps/web', star: false}; else undefined. */
 export function simplePattern(p: string): { prefix: string; star: boolean } | undefined {
   const star = p === '*' || p.endsWith('/*')
@@ -56,10 +104,16 @@ export function fileExists(path: string): boolean {
   return st !== undefined && !st.isDirectory()
 }
 
-export function childDirs(root: string, dir: string): string[] {
+/**
+ * Subdirectories (and symlinks, as globs follow them) of a root-relative directory, minus
+ * dot-directories. A plain subdirectory's real path is its parent's plus its name: with `realOf`,
+ * each such child's real path relative to the root's is put there, so that no one asks for it.
+ */
+export function childDirs(root: string, dir: string, realOf?: Map<string, string>): string[] {
   let entries: Dirent[]
   // A parent that is a link out of the root (`packages -> /etc`) is not listed at all.
-  if (!resolveInsideRoot(root, dir === '' ? '.' : dir).ok) return []
+  const parent = resolveInsideRoot(root, dir === '' ? '.' : dir)
+  if (!parent.ok) return []
   try {
     entries = listDir(join(root, dir))
   } catch {
@@ -68,8 +122,9 @@ export function childDirs(root: string, dir: string): string[] {
   const out: string[] = []
   for (const e of entries) {
     if (e.name.startsWith('.') || !(e.isDirectory() || e.isSymbolicLink())) continue
-    out.push(dir === '' ? e.name : `${dir}/${e.name}`)
+    const child = dir === '' ? e.name : `${dir}/${e.name}`
+    out.push(child)
+    if (realOf && e.isDirectory()) realOf.set(child, parent.rel === '.' ? e.name : `${parent.rel}/${e.name}`)
   }
   return out
 }
-

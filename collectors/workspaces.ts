@@ -10,7 +10,7 @@ import { readText, resolveInsideRoot } from './fs.js'
 import { boundedMatcher, globTooComplex } from './globs.js'
 import { parsePnpmWorkspace } from './pnpm-workspace.js'
 import type { ManifestProblem, PackageManifest } from './scripts-manifest.js'
-import { childDirs, fileExists, globSafely, rootRelativePattern, simplePattern } from './workspace-patterns.js'
+import { childDirs, fileExists, globSafely, globstarPrefix, manifestDirsUnder, rootRelativePattern, simplePattern } from './workspace-patterns.js'
 
 export const PNPM_WORKSPACE = 'pnpm-workspace.yaml'
 /** Patterns read from one workspace file. */
@@ -50,14 +50,17 @@ export interface WorkspaceMatch {
   readonly unreadable: string[]
   /** Why, for the patterns refused as too complex. */
   readonly reasons: Map<string, string>
+  /** Of `dirs`, the real path relative to the root's of those whose listing told it (plain directories). */
+  readonly realOf: Map<string, string>
 }
 
 /**
  * Directories matched by the workspace `patterns` of the workspace root `base` (root-relative).
  * As pnpm and npm do, a pattern names directories holding a package.json, and a `!pattern`
  * excludes whatever it matches, wherever it stands in the list. The common forms (`packages/*`,
- * `apps/web`) cost one readdir of their parent; others go to tinyglobby, which must read every
- * directory under the pattern's static part (for pnpm, that walk also finds pnpm-workspace.yaml).
+ * `apps/web`) cost one readdir of their parent, `libs/**` one readdir per directory under it;
+ * others go to tinyglobby, which must read every directory under the pattern's static part (for
+ * pnpm, that walk also finds pnpm-workspace.yaml).
  */
 export function matchWorkspaceDirs(root: string, base: string, patterns: readonly string[], pnpm: boolean): WorkspaceMatch {
   const positive: string[] = []
@@ -82,7 +85,8 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
   const dirs = new Set<string>()
   const nested = new Set<string>()
   const reasonsOut = new Map<string, string>()
-  if (positive.length === 0) return { dirs: [], nested, outside, unreadable, reasons: reasonsOut }
+  const realOf = new Map<string, string>()
+  if (positive.length === 0) return { dirs: [], nested, outside, unreadable, reasons: reasonsOut, realOf }
   // pnpm also skips bower_components (measured with pnpm 12); npm, yarn and bun don't.
   const skipped = pnpm ? ['node_modules', 'bower_components'] : ['node_modules']
   const exclusion = boundedMatcher(negative.map((p) => `${p}/package.json`))
@@ -93,12 +97,19 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
   const globs: string[] = []
   for (const p of positive) {
     const simple = simplePattern(p)
+    const under = simple === undefined ? globstarPrefix(p) : undefined
+    if (under !== undefined) {
+      const found = manifestDirsUnder(root, under, skipped, pnpm ? PNPM_WORKSPACE : undefined, realOf)
+      for (const dir of found.dirs) if (keep(dir)) dirs.add(dir)
+      for (const dir of found.nested) if (keep(dir)) nested.add(dir)
+      continue
+    }
     if (simple === undefined) {
       globs.push(`${p}/package.json`)
       if (pnpm) globs.push(`${p}/${PNPM_WORKSPACE}`)
       continue
     }
-    const candidates = simple.star ? childDirs(root, simple.prefix) : [simple.prefix]
+    const candidates = simple.star ? childDirs(root, simple.prefix, realOf) : [simple.prefix]
     for (const dir of candidates) {
       if (!keep(dir) || dirs.has(dir)) continue
       dirs.add(dir)
@@ -121,10 +132,9 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
       else dirs.add(dir)
     }
   }
-  return { dirs: [...dirs], nested, outside, unreadable, reasons: reasonsOut }
+  return { dirs: [...dirs], nested, outside, unreadable, reasons: reasonsOut, realOf }
 }
 
-/** Subdirectories (and symlinks, as globs follow them) of a root-relative directory, minus dot-directories. */
 /**
  * The workspace packages under `root`, breadth first through nested workspaces, each read once
  * through `load` (which caches and reports the manifest's own problems).
@@ -172,7 +182,7 @@ export function findWorkspacePackages(
       problems.push({ file: patternsFile, severity: 'warning', message: `${patterns.length} workspace patterns; only the first ${MAX_WORKSPACE_PATTERNS} are read (MAX_WORKSPACE_PATTERNS)` })
       patterns = patterns.slice(0, MAX_WORKSPACE_PATTERNS)
     }
-    const { dirs, nested, outside, unreadable, reasons } = matchWorkspaceDirs(root, ws.dir, patterns, pnpm)
+    const { dirs, nested, outside, unreadable, reasons, realOf } = matchWorkspaceDirs(root, ws.dir, patterns, pnpm)
     for (const pattern of unreadable) {
       const why = reasons.get(pattern) ?? globTooComplex(pattern.replace(/^!/, ''))
       problems.push({ file: patternsFile, severity: 'warning', message: `workspace pattern "${shorten(pattern)}" is not a glob command-scout can read${why ? ` (${why})` : ''}, so it is skipped; write it as a directory path or a plain glob like packages/*` })
@@ -183,7 +193,8 @@ export function findWorkspacePackages(
     for (const found of dirs) {
       // Members count by real path, inside the root: a link out of it is refused, and two paths
       // to one directory (`l1 -> .`, `pkgs -> packages`) give one package.
-      const inside = resolveInsideRoot(root, found)
+      const known = realOf.get(found)
+      const inside = known !== undefined ? ({ ok: true, rel: known } as const) : resolveInsideRoot(root, found)
       if (!inside.ok) {
         if (inside.why === 'outside' || inside.why === 'unreadable') problems.push({ file: patternsFile, severity: 'warning', message: `workspace member ${inside.message}; keep workspace packages inside the repository` })
         continue

@@ -91,10 +91,10 @@ if (/\bimport\(/.test(text.replace(/__bundleImport\(/g, ''))) {
   const at = text.search(/\bimport\(/)
   throw new Error(`bundle-cli: an import() is left in the bundle, which a vm.Script can't run: ${text.slice(at, at + 80)}`)
 }
-// What the launcher runs before the CLI: the replay of a remembered scan (src/scan-record.ts),
+// What the launcher runs before the CLI (src/scan-replay.ts): the replay of a remembered scan,
 // small enough to load in a millisecond.
 const replay = await build({
-  entryPoints: [`${root}src/scan-record.ts`],
+  entryPoints: [`${root}src/scan-replay.ts`],
   write: false,
   bundle: true,
   platform: 'node',

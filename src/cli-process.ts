@@ -4,6 +4,7 @@
  * that goes away (`scan --format json | head`) ends the CLI quietly with 141 (128 + SIGPIPE, as a
  * process SIGPIPE killed), after stopping the command.
  */
+import { writeSync } from 'node:fs'
 import type { RunOptions } from './execute.js'
 
 /** Exit code after stdout's reader went away. */
@@ -19,18 +20,51 @@ function isBrokenPipe(error: unknown): boolean {
   return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' || code === 'ECONNRESET'
 }
 
+function brokenPipe(): void {
+  if (brokenPipeHandler) brokenPipeHandler()
+  else process.exit(EXIT_BROKEN_PIPE)
+}
+
+/**
+ * Writes the CLI's own text to stdout (fd 1) or stderr (fd 2). Straight to the descriptor while
+ * nothing has used the streams: creating process.stdout loads Node's stream and tty modules,
+ * several milliseconds of a scan that only prints. Once a command streams through them
+ * (`useStreams`), through them, so that the order of what is written is kept.
+ */
+export function writeOut(fd: 1 | 2, text: string): void {
+  if (guarded) return void (fd === 1 ? process.stdout : process.stderr).write(text)
+  const bytes = Buffer.from(text)
+  let off = 0
+  while (off < bytes.length) {
+    try {
+      off += writeSync(fd, bytes, off)
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'EPIPE') return brokenPipe()
+      if (code !== 'EAGAIN') throw error
+      // A full non-blocking pipe: Node's stream waits for it.
+      useStreams()
+      return void (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(off))
+    }
+  }
+}
+
+/** The real CLI's streams, from now on the way all its output goes (see writeOut). */
+export function useStreams(): void {
+  installPipeGuard()
+}
+
 /**
  * Makes EPIPE on stdout or stderr end the CLI quietly instead of an unhandled 'error' stack
- * trace. Installed once, by the real CLI only (not when main() runs with injected output).
+ * trace. Installed once, when the real CLI first uses its streams.
  */
-export function installPipeGuard(): void {
+function installPipeGuard(): void {
   if (guarded) return
   guarded = true
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error) => {
       if (!isBrokenPipe(error)) throw error
-      if (brokenPipeHandler) brokenPipeHandler()
-      else process.exit(EXIT_BROKEN_PIPE)
+      brokenPipe()
     })
   }
 }
@@ -94,6 +128,7 @@ export function outputOptions(
   observe: (chunk: Buffer) => void = () => {},
 ): Pick<RunOptions, 'onStdout' | 'onStderr' | 'stdoutSink' | 'stderrSink'> {
   if (real) {
+    useStreams()
     return {
       stdoutSink: guardedSink(process.stdout, control, observe),
       stderrSink: guardedSink(process.stderr, control, observe),

@@ -4,7 +4,8 @@
  * passes the command's own exit code through.
  */
 import { readFileSync } from 'node:fs'
-import { installPipeGuard } from './cli-process.js'
+import { writeOut } from './cli-process.js'
+import { isTerminal } from './terminal.js'
 import { describeError } from './cli/errors.js'
 import { UsageError, type CliIo, type SubcommandModule } from './cli/io.js'
 
@@ -61,16 +62,15 @@ Exit codes: 0 success (diagnostics don't fail a scan), 1 failure, 2 usage error.
 
 function defaultIo(): CliIo {
   return {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    columns: process.stdout.isTTY ? process.stdout.columns : process.env.COLUMNS ? Number(process.env.COLUMNS) || undefined : undefined,
+    stdout: (t) => writeOut(1, t),
+    stderr: (t) => writeOut(2, t),
+    columns: isTerminal(1) ? process.stdout.columns : process.env.COLUMNS ? Number(process.env.COLUMNS) || undefined : undefined,
     cwd: process.cwd(),
   }
 }
 
 export async function main(argv: string[], partial: Partial<CliIo> = {}): Promise<number> {
   const io: CliIo = { ...defaultIo(), realStreams: partial.stdout === undefined && partial.stderr === undefined, ...partial }
-  if (io.realStreams) installPipeGuard()
   const [command, ...rest] = argv
   try {
     if (command === undefined || command === '-h' || command === '--help' || command === 'help') {

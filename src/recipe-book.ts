@@ -2,7 +2,7 @@
  * The RecipeBook: gathers recipes from collectors, dedupes them (first wins), keeps them in
  * source order then file order, and assigns deterministic tool names.
  */
-import { createHash } from 'node:crypto'
+import { createRequire } from 'node:module'
 import { BUILTIN_SOURCES, type Recipe } from './recipe.js'
 import type { NamingStyle } from './config.js'
 
@@ -31,8 +31,12 @@ export function sanitizeName(text: string): string {
   return start === 0 && end === folded.length ? folded : folded.slice(start, end)
 }
 
+// node:crypto is required on first use: loading it (and the stream modules it needs) costs a
+// scan's start several milliseconds, and only names cut to fit need a hash.
+const nodeRequire = createRequire(import.meta.url)
+
 function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 8)
+  return (nodeRequire('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(text).digest('hex').slice(0, 8)
 }
 
 /** Keeps a name within 64 characters, with a hash of the whole so that cut names stay distinct. */

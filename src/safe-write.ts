@@ -6,8 +6,11 @@
  * trace; a half-written file is never left behind.
  */
 import { chmodSync, closeSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs'
-import { randomBytes } from 'node:crypto'
+import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
+
+// node:crypto on first use: the scan path that bundles this module never writes.
+const nodeRequire = createRequire(import.meta.url)
 
 export class SafeWriteError extends Error {
   override name = 'SafeWriteError'
@@ -37,7 +40,7 @@ export function writeFileSafely(target: string, text: string): SafeWriteResult {
   const special = existing && what(existing)
   if (special) throw new SafeWriteError(`can't write ${target}: ${basename(target)} is ${special}, not a file; remove it or choose another file with --output`)
   const dir = dirname(target)
-  const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
+  const temp = join(dir, `.${basename(target)}.${process.pid}.${(nodeRequire('node:crypto') as typeof import('node:crypto')).randomBytes(4).toString('hex')}.tmp`)
   let fd: number
   try {
     // 'wx': O_CREAT | O_EXCL, so not even a link planted at the temporary name is followed.

@@ -11,13 +11,13 @@
  * written whole by rename, keyed by the command-scout build that wrote it; anything in it that
  * does not parse is a miss, never an error.
  */
-import { createHash } from 'node:crypto'
 import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { settledBefore, SETTLE_MS, stillHolds, type Observations } from '../collectors/observe.js'
 import type { CollectorResult } from '../collectors/types.js'
+import { fileKey } from './file-key.js'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from './recipe.js'
 
 /** Collector results kept in memory, over all roots (the oldest goes first). */
@@ -101,7 +101,7 @@ export class RootCache {
   private inputs: Observations | undefined = { seen: new Map(), newest: 0 }
 
   constructor(private readonly root: string, private readonly options: ScanCacheOptions = {}) {
-    this.file = options.dir ? join(options.dir, `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`) : undefined
+    this.file = options.dir ? join(options.dir, `${fileKey(root)}.json`) : undefined
   }
 
   private key(source: string, section: unknown): string {

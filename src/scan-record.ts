@@ -20,6 +20,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { answerNow, settledBefore, SETTLE_MS, type Observations } from '../collectors/observe.js'
+import { fileKey } from './file-key.js'
 import { onPath } from './runners.js'
 
 const FORMAT = 1
@@ -54,21 +55,9 @@ function recordKey(place: RecordPlace, argv: readonly string[], cwd: string, env
   return JSON.stringify([FORMAT, place.build, process.version, process.arch, cwd, env.COLUMNS ?? null, argv])
 }
 
-/**
- * The record's file name: two 32-bit FNV-1a hashes of the key with different primes (the key
- * itself is in the file and compared, so a collision is only a miss). Not node:crypto: loading it
- * costs the launcher about 5 ms, as much as the rest of a replay.
- */
+/** The record's file: named by its key (which it also holds and compares). */
 function recordFile(dir: string, key: string): string {
-  let a = 0x811c9dc5
-  let b = 0x811c9dc5
-  for (let i = 0; i < key.length; i++) {
-    const c = key.charCodeAt(i)
-    a = Math.imul(a ^ c, 0x01000193)
-    b = Math.imul(b ^ c, 0x5bd1e995)
-  }
-  const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0')
-  return join(dir, `scan-${hex(a)}${hex(b)}.rec`)
+  return join(dir, `scan-${fileKey(key)}.rec`)
 }
 
 /** Remembers a finished scan's output, when everything it was computed from can be checked again. Never throws. */

@@ -1,0 +1,24 @@
+/**
+ * Whether a file descriptor is a terminal, without loading node:tty in the usual cases: that
+ * module loads Node's stream and net modules, milliseconds of a scan that only prints.
+ */
+import { fstatSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
+
+export function isTerminal(fd: number): boolean {
+  let st
+  try {
+    st = fstatSync(fd)
+  } catch {
+    return false
+  }
+  // A pipe or a file is no terminal, nor is /dev/null, the character device output is most often sent to.
+  if (!st.isCharacterDevice()) return false
+  try {
+    if (statSync('/dev/null').rdev === st.rdev) return false
+  } catch {
+    // no /dev/null here: node:tty decides
+  }
+  const tty = (process.getBuiltinModule?.('node:tty') ?? createRequire(import.meta.url)('node:tty')) as typeof import('node:tty')
+  return tty.isatty(fd)
+}
