@@ -3,12 +3,13 @@
 // 40-crate Cargo workspace) and a Taskfile with includes. Beside it, in the same run: a bare
 // `node -e 0` (the floor any Node CLI pays) and the runner's own listing of the same repository.
 // The first scan of each repository is reported apart: with no cache at all (no code cache, no
-// results), and with the code cache of earlier runs but no results for this repository yet. Then
-// what each part buys (the bundle, V8's code cache, the results reused while their files are
-// unchanged), peak memory against a bare Node, and discover() in process on the vite-shaped one.
+// results), and with the code cache of earlier runs but no results for this repository yet. A
+// repeat scan is the remembered one, replayed. Then what each part buys (the bundle, V8's code
+// cache, the collectors' results reused while their files are unchanged, the whole scan
+// replayed), peak memory against a bare Node, and discover() in process on the vite-shaped one.
 // Usage: node bench/shapes.bench.mjs (after npm run build); SHAPES_RUNS=15 for steadier medians.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { findBin, median, OFFLINE_ENV, PNPM_ENV, printTable } from './scripts.bench.mjs'
@@ -57,6 +58,11 @@ try {
   const dirOf = (name) => join(base, name.split(' ')[0])
   const scan = (dir, env, ...extra) => execFileSync(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir, ...extra], { env, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
   const node0 = () => execFileSync(process.execPath, ['-e', '0'])
+  /** Forgets the remembered whole scans (src/scan-record.ts), and with `all` the collectors' results too; the code cache stays. */
+  const forgetScans = (all = false) => {
+    const dir = join(cacheBase, 'scans')
+    for (const n of existsSync(dir) ? readdirSync(dir) : []) if (all || n.endsWith('.rec')) unlinkSync(join(dir, n))
+  }
   // The code cache of earlier runs, as a user has it after the first scan of any repository.
   const warmup = join(base, 'warmup')
   SHAPES.git(warmup)
@@ -66,25 +72,31 @@ try {
   const made = Math.max(...repos.map(([name]) => newest(dirOf(name))))
   while (Date.now() - made < 2_100) execFileSync('sleep', ['0.1'])
 
-  const rows = [['repository', 'recipes', 'no cache at all', 'first scan', 'repeat scan', 'node -e 0', 'first - node', 'repeat - node', 'runner listing', 'repeat / runner', 'peak MiB']]
+  const rows = [['repository', 'recipes', 'no cache at all', 'first scan', 'repeat scan', 'node -e 0', 'first - node', 'repeat - node', 'runner listing', 'repeat / runner', 'peak MiB first', 'peak MiB repeat']]
   for (const [name, , runnerFor, runnerName] of repos) {
     const dir = dirOf(name)
-    const cold = wall(() => scan(dir, NO_CACHE))
-    const first = wall(() => scan(dir, WITH_CACHE))
-    const recipes = JSON.parse(scan(dir, WITH_CACHE)).recipes.length
-    // Interleaved, so that load on a shared machine hits both alike.
+    const recipes = JSON.parse(scan(dir, NO_CACHE)).recipes.length
+    // Interleaved, so that load on a shared machine hits all alike. A first scan: the code cache of
+    // earlier runs, but nothing remembered of this repository (forgotten before each).
+    const colds = []
+    const firsts = []
     const scans = []
     const floors = []
     for (let i = 0; i < RUNS; i++) {
       floors.push(wall(node0))
+      colds.push(wall(() => scan(dir, NO_CACHE)))
+      forgetScans(true)
+      firsts.push(wall(() => scan(dir, WITH_CACHE)))
       scans.push(wall(() => scan(dir, WITH_CACHE)))
     }
     const runner = runnerFor()
     const runnerMs = runner ? median(Array.from({ length: Math.max(3, Math.floor(RUNS / 2)) }, () => wall(() => runner(dir)))) : undefined
-    const ms = median(scans)
-    const floor = median(floors)
+    const [cold, first, ms, floor] = [colds, firsts, scans, floors].map(median)
+    forgetScans(true)
+    const peakFirst = peakKiB(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir])
     const peak = peakKiB(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir])
-    rows.push([name, recipes, fmt(cold), fmt(first), fmt(ms), fmt(floor), `+${(first - floor).toFixed(1)} ms`, `+${(ms - floor).toFixed(1)} ms`, runner ? `${fmt(runnerMs)} (${runnerName})` : `n/a (${runnerName.split(' ')[0]} not installed)`, runnerMs ? `${(ms / runnerMs).toFixed(2)}x` : 'n/a', peak ? (peak / 1024).toFixed(1) : 'n/a'])
+    const mib = (k) => (k ? (k / 1024).toFixed(1) : 'n/a')
+    rows.push([name, recipes, fmt(cold), fmt(first), fmt(ms), fmt(floor), `+${(first - floor).toFixed(1)} ms`, `+${(ms - floor).toFixed(1)} ms`, runner ? `${fmt(runnerMs)} (${runnerName})` : `n/a (${runnerName.split(' ')[0]} not installed)`, runnerMs ? `${(ms / runnerMs).toFixed(2)}x` : 'n/a', mib(peakFirst), mib(peak)])
   }
   console.log(`command-scout scan --format json, whole process (medians of ${RUNS}; goal: scan - node within 30 ms, peak within 15 MiB of a bare node)`)
   printTable(rows)
@@ -94,20 +106,22 @@ try {
   // What each part buys: the same scans, interleaved, each with one more part than the one before.
   const unbundled = new URL('src/cli.js', DIST).href
   const viaUnbundled = (dir) => execFileSync(process.execPath, ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(unbundled)}); process.exitCode = await main(process.argv.slice(1))`, 'scan', '--format', 'json', '--no-cache', '--root', dir], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
-  const parts = [['repository', 'unbundled (dist/src/cli.js)', '+ bundle', '+ code cache', '+ results reused', 'node -e 0']]
+  const parts = [['repository', 'unbundled (dist/src/cli.js)', '+ bundle', '+ code cache', '+ results reused', '+ whole scan replayed', 'node -e 0']]
   for (const [name] of repos) {
     const dir = dirOf(name)
-    const cols = [[], [], [], [], []]
+    const cols = [[], [], [], [], [], []]
     for (let i = 0; i < RUNS; i++) {
       cols[0].push(wall(() => viaUnbundled(dir)))
       cols[1].push(wall(() => scan(dir, NO_CACHE)))
       cols[2].push(wall(() => scan(dir, WITH_CACHE, '--no-cache')))
+      forgetScans()
       cols[3].push(wall(() => scan(dir, WITH_CACHE)))
-      cols[4].push(wall(node0))
+      cols[4].push(wall(() => scan(dir, WITH_CACHE)))
+      cols[5].push(wall(node0))
     }
     parts.push([name, ...cols.map((c) => fmt(median(c)))])
   }
-  console.log('\nwhat each part buys (medians, interleaved; "+ code cache" still reads every manifest)')
+  console.log('\nwhat each part buys (medians, interleaved; "+ code cache" still reads every manifest; "+ results reused" is a scan whose whole record is gone, as after a change that leaves the collectors\' files alone)')
   printTable(parts)
 
   // Per collector, in process: where a scan's time goes (first call, then warm).

@@ -19,6 +19,7 @@ export function isTerminal(fd: number): boolean {
   } catch {
     // no /dev/null here: node:tty decides
   }
-  const tty = (process.getBuiltinModule?.('node:tty') ?? createRequire(import.meta.url)('node:tty')) as typeof import('node:tty')
+  // A builtin resolves from anywhere: the base path only has to be absolute.
+  const tty = (process.getBuiltinModule?.('node:tty') ?? createRequire(process.execPath)('node:tty')) as typeof import('node:tty')
   return tty.isatty(fd)
 }
