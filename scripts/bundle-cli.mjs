@@ -107,8 +107,9 @@ const replay = await build({
 const replayText = replay.outputFiles[0].text
 // The build's identity, first in the file: the launcher names its code caches by it, so that a
 // cache is only ever offered to the very text it was made from (V8's own check compares lengths),
-// and a remembered scan is keyed by it, so that only the same code's output is replayed.
-const id = createHash('sha256').update(text).update(replayText).digest('hex').slice(0, 24)
+// and a remembered scan is keyed by it, so that only the same code's output is replayed. The
+// launcher is in it too: it decides V8's flags, which a code cache must have been made under.
+const id = createHash('sha256').update(text).update(replayText).update(readFileSync(`${root}bin/command-scout`)).digest('hex').slice(0, 24)
 const bundled = `/*command-scout build ${id}*/${text}`
 
 /** Unchanged, a file is left alone (a running CLI may be reading it); changed, it is replaced whole. */

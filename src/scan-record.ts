@@ -17,7 +17,7 @@
  * then stdout's bytes, then stderr's. It lives beside the per-root results in the user's private
  * cache directory and is written whole by rename; anything in it that does not parse is a miss.
  */
-import { closeSync, fstatSync, lstatSync, openSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { answerNow, settledBefore, SETTLE_MS, type Observations } from '../collectors/observe.js'
 import { fileKey } from './file-key.js'
@@ -63,19 +63,26 @@ function recordFile(dir: string, key: string): string {
 /** Remembers a finished scan's output, when everything it was computed from can be checked again. Never throws. */
 export function writeRecord(place: RecordPlace, argv: readonly string[], cwd: string, inputs: ScanInputs, startedAt: number, stdout: string, stderr: string): void {
   if (!settledBefore(inputs, startedAt, SETTLE_MS)) return
+  const key = recordKey(place, argv, cwd, process.env)
+  const file = recordFile(place.dir, key)
+  const tmp = `${file}.${process.pid}.tmp`
+  let fd: number | undefined
   try {
-    const key = recordKey(place, argv, cwd, process.env)
-    const out = Buffer.from(stdout)
-    const err = Buffer.from(stderr)
-    const header: Header = { format: FORMAT, key, seen: [...inputs.seen], runners: [...inputs.runners], stdout: out.length, stderr: err.length }
-    const head = Buffer.from(`${JSON.stringify(header)}\n`)
-    if (head.length + out.length + err.length > MAX_RECORD_BYTES) return
-    const file = recordFile(place.dir, key)
-    const tmp = `${file}.${process.pid}.tmp`
-    writeFileSync(tmp, Buffer.concat([head, out, err]), { mode: 0o600 })
+    const header: Header = { format: FORMAT, key, seen: [...inputs.seen], runners: [...inputs.runners], stdout: Buffer.byteLength(stdout), stderr: Buffer.byteLength(stderr) }
+    const head = `${JSON.stringify(header)}\n`
+    if (head.length + header.stdout + header.stderr > MAX_RECORD_BYTES) return
+    // Three writes of the texts as they are: no copy of a large output joined in memory.
+    fd = openSync(tmp, 'wx', 0o600)
+    for (const part of [head, stdout, stderr]) {
+      if (part && writeSync(fd, part) !== Buffer.byteLength(part)) throw new Error('short write')
+    }
+    closeSync(fd)
+    fd = undefined
     renameSync(tmp, file)
   } catch {
     // a full disk or a read-only cache: the next scan runs in full
+    if (fd !== undefined) closeSync(fd)
+    rmSync(tmp, { force: true })
   }
 }
 
