@@ -199,3 +199,30 @@ test('record: a replay whose reader goes away ends quietly with 141', async (t) 
   // It was the replay that wrote (the tampered name is what a whole read gives).
   assert.match(scan(['--format', 'json'], { cwd: dir, env: e }).stdout, /tasX-0/)
 })
+
+test('record: a scan at a terminal is never remembered, and its table fits the terminal', async (t) => {
+  const script = ['/usr/bin/script', '/bin/script'].find((p) => {
+    try {
+      return statSync(p).isFile()
+    } catch {
+      return false
+    }
+  })
+  if (!script) return t.skip('util-linux script (a pseudo-terminal to run the CLI in) is not installed')
+  const dir = repo(t)
+  write(join(dir, 'Makefile'), Array.from({ length: 20 }, (_, i) => `target_${i}: ## ${'a long description of what this target does '.repeat(3)}\n\t@true\n`).join(''))
+  const cache = tempDir(t, 'cs-record-cache-')
+  await settled(dir)
+  const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`
+  const inner = `stty cols 60 rows 40; ${quote(process.execPath)} ${quote(BIN)} scan --root ${quote(dir)}`
+  for (let i = 0; i < 2; i++) {
+    const r = spawnSync(script, ['-qec', inner, '/dev/null'], { env: env(cache), encoding: 'utf8' })
+    assert.equal(r.status, 0, r.stderr)
+    // The table's rows (the terminal also shows the diagnostics on stderr, which are not cut).
+    const lines = r.stdout.split(/\r?\n/).filter((l) => /^(TOOL |[a-z]+_)/.test(l))
+    // The table took the terminal's width (off a terminal, without COLUMNS, it would not be cut).
+    assert.ok(lines.some((l) => l.startsWith('make_') && l.length > 50), r.stdout)
+    for (const l of lines) assert.ok(l.length <= 60, `a line is wider than the terminal: ${JSON.stringify(l)}`)
+  }
+  assert.deepEqual(records(cache), [])
+})
