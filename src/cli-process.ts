@@ -31,9 +31,9 @@ function brokenPipe(): void {
  * several milliseconds of a scan that only prints. Once a command streams through them
  * (`useStreams`), through them, so that the order of what is written is kept.
  */
-export function writeOut(fd: 1 | 2, text: string): void {
+export function writeOut(fd: 1 | 2, text: string | Uint8Array): void {
   if (guarded) return void (fd === 1 ? process.stdout : process.stderr).write(text)
-  const bytes = Buffer.from(text)
+  const bytes = typeof text === 'string' ? Buffer.from(text) : text
   let off = 0
   while (off < bytes.length) {
     try {

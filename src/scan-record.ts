@@ -20,6 +20,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { answerNow, settledBefore, SETTLE_MS, type Observations } from '../collectors/observe.js'
+import { writeOut } from './cli-process.js'
 import { fileKey } from './file-key.js'
 import { onPath } from './runners.js'
 
@@ -130,37 +131,16 @@ function readHolding(place: RecordPlace, argv: readonly string[], cwd: string, e
   return { data, header, at }
 }
 
-/** Writes all of `bytes` to a file descriptor; false when the reader went away. */
-function writeAll(fd: number, bytes: Buffer): boolean {
-  let off = 0
-  while (off < bytes.length) {
-    try {
-      off += writeSync(fd, bytes, off)
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code
-      if (code === 'EAGAIN') {
-        // A non-blocking pipe that is full: Node's own stream waits for it.
-        const stream = fd === 1 ? process.stdout : process.stderr
-        stream.write(bytes.subarray(off))
-        return true
-      }
-      if (code === 'EPIPE') return false
-      throw error
-    }
-  }
-  return true
-}
-
 /**
  * Writes the remembered output of this scan when its record still holds, and says whether it did
- * (the caller then exits 0; 141 when stdout's reader went away). False: run the scan.
+ * (a reader that goes away ends the process with 141, as for any scan). False: run the scan.
  */
-export function replay(place: RecordPlace, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): 'written' | 'broken-pipe' | undefined {
+export function replay(place: RecordPlace, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): boolean {
   const hit = readHolding(place, argv, cwd, env)
-  if (!hit) return undefined
+  if (!hit) return false
   const { data, header, at } = hit
   const outEnd = at + 1 + header.stdout
-  if (!writeAll(1, data.subarray(at + 1, outEnd))) return 'broken-pipe'
-  if (header.stderr && !writeAll(2, data.subarray(outEnd))) return 'broken-pipe'
-  return 'written'
+  writeOut(1, data.subarray(at + 1, outEnd))
+  if (header.stderr) writeOut(2, data.subarray(outEnd))
+  return true
 }

@@ -4,37 +4,17 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { tempDir, waitUntil } from '../support/temp.mjs'
+import { chmodSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { settled as settledFor, write } from '../support/files.mjs'
+import { tempDir } from '../support/temp.mjs'
 
 const BIN = new URL('../../bin/command-scout', import.meta.url).pathname
 // A scan is remembered only when what it read last changed this long before it began (SETTLE_MS).
 const SETTLED_MS = 2_100
 
-function write(path, text) {
-  mkdirSync(dirname(path), { recursive: true })
-  writeFileSync(path, text)
-}
-
-function newestChange(dir) {
-  let newest = 0
-  const walk = (d) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name)
-      const st = statSync(p)
-      newest = Math.max(newest, st.mtimeMs, st.ctimeMs)
-      if (e.isDirectory()) walk(p)
-    }
-  }
-  const st = statSync(dir)
-  newest = Math.max(st.mtimeMs, st.ctimeMs)
-  walk(dir)
-  return newest
-}
-
-/** Waits until nothing under the folders changed for SETTLED_MS (a state of the files, not a delay). */
-const settled = (...dirs) => waitUntil(() => dirs.every((d) => Date.now() - newestChange(d) > SETTLED_MS), { what: 'the fixture files to settle' })
+/** Waits until nothing under the folders changed for SETTLED_MS. */
+const settled = (...dirs) => settledFor(dirs, SETTLED_MS)
 
 /** A scan as a user runs it: its stdout, stderr and exit code. */
 function scan(args, { cwd, env }) {

@@ -5,41 +5,18 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { discover } from '../../dist/src/index.js'
 import { observing, stillHolds } from '../../dist/collectors/observe.js'
 import { envVar, readText } from '../../dist/collectors/fs.js'
-import { tempDir, waitUntil } from '../support/temp.mjs'
+import { settled as settledFor, write } from '../support/files.mjs'
+import { tempDir } from '../support/temp.mjs'
 
 const BIN = new URL('../../bin/command-scout', import.meta.url).pathname
 const SETTLE = 40
 
-function write(path, text) {
-  mkdirSync(dirname(path), { recursive: true })
-  writeFileSync(path, text)
-}
-
-function newestChange(dir) {
-  let newest = 0
-  const walk = (d) => {
-    const st = statSync(d)
-    newest = Math.max(newest, st.mtimeMs, st.ctimeMs)
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name))
-      else {
-        try {
-          const s = statSync(join(d, e.name))
-          newest = Math.max(newest, s.mtimeMs, s.ctimeMs)
-        } catch {}
-      }
-    }
-  }
-  walk(dir)
-  return newest
-}
-
 /** Waits until nothing under `dir` changed in the last `ms` (a state of the files, not a delay). */
-const settled = (dir, ms = SETTLE * 2) => waitUntil(() => Date.now() - newestChange(dir) > ms, { what: `the files under ${dir} to be ${ms} ms old` })
+const settled = (dir, ms = SETTLE * 2) => settledFor([dir], ms)
 
 function repo(t) {
   const dir = tempDir(t, 'cs-cache-')
