@@ -160,6 +160,18 @@ test('a missing root is one line, with no table or "No commands found."', () => 
   assert.equal(docs.stderr.split('\n').length, 2, docs.stderr)
 })
 
+test('a working directory removed under the shell is one line and exit 1', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-cli-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const quote = (x) => `'${x.replace(/'/g, `'\\''`)}'`
+  for (const args of ['scan --format json', '--version']) {
+    const r = spawnSync('sh', ['-c', `mkdir gone && cd gone && rmdir ../gone && exec ${quote(process.execPath)} ${quote(bin)} ${args}`], { cwd: dir, encoding: 'utf8' })
+    assert.equal(r.status, 1, r.stderr)
+    assert.equal(r.stderr, 'command-scout: the current directory no longer exists; cd into one that does and run it again\n')
+    assert.equal(r.stdout, '')
+  }
+})
+
 test('a file that can\'t be written is one line, never a stack trace', (t) => {
   const dir = copy(t)
   for (const output of ['/nonexistent/dir/x.md', dir]) {
