@@ -42,13 +42,15 @@ function collectorFlagLines(indent: string): string {
 /** The help lines of COMMON_OPTIONS, for each subcommand's help text. */
 export const COMMON_HELP = `  -r, --root DIR        directory to scan (default: current directory)
       --naming STYLE    tool names: scoped (make_build, default) or flat (build)
-      --runner NAME     package.json runner: auto (default), npm, yarn, pnpm, bun
+      --runner NAME     package.json runner: auto (default), npm, yarn, pnpm or
+                        bun
 ${collectorFlagLines('      ')}
                         skip a collector
-      --no-cache        read every manifest again (by default a collector's result is
-                        reused while none of the files it read has changed; kept in
-                        ~/.cache/command-scout, or COMMAND_SCOUT_CACHE_DIR;
-                        COMMAND_SCOUT_CACHE=off turns every cache off)
+      --no-cache        read every manifest again (by default a scan, and each
+                        collector's result, is reused while none of the files
+                        it read has changed; kept in ~/.cache/command-scout,
+                        or COMMAND_SCOUT_CACHE_DIR; COMMAND_SCOUT_CACHE=off
+                        turns every cache off)
   -h, --help            show this help`
 
 export interface Common {

@@ -10,23 +10,27 @@ const FORMATS = ['table', 'json', 'markdown']
 
 export const help = `command-scout scan: list every command a repository declares
 
-Usage: command-scout scan [--root DIR] [--format table|json|markdown] [--all] [options]
+Usage: command-scout scan [--root DIR] [--format table|json|markdown] [--all]
+                          [options]
 
-Reads Makefiles, package.json scripts (npm, yarn, pnpm, bun, with workspaces), justfiles, deno
-tasks, Cargo targets and Taskfiles; never runs them. Problems in those files are diagnostics on
-stderr with file and line; they don't fail the scan.
+Reads the manifests of make, npm/yarn/pnpm/bun scripts (with workspaces), just,
+deno, Cargo, go-task, Go, Python (poe, pdm, hatch, rye), Composer, VS Code
+tasks, CMake presets, mise and Nx; never runs them. Problems in those files are
+diagnostics on stderr with file and line; they don't fail the scan.
 
 Options:
-  -f, --format FMT      table (default; fits the terminal), json (one object) or markdown
-      --all             table: also npm lifecycle scripts and pre/post hooks (JSON always
-                        lists them, marked "hook")
+  -f, --format FMT      table (default; fits the terminal), json (one object)
+                        or markdown
+      --all             table: also npm lifecycle scripts and pre/post hooks
+                        (JSON always lists them, marked "hook")
 ${COMMON_HELP}
 
 Examples:
   command-scout scan
   command-scout scan --root ../api --format json
 
-Exit codes: 0 success (diagnostics included), 1 the root can't be scanned, 2 usage error.
+Exit codes: 0 success (diagnostics included), 1 the root can't be scanned,
+2 usage error.
 `
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
