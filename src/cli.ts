@@ -27,12 +27,12 @@ interface Subcommand {
 const SUBCOMMANDS: readonly Subcommand[] = [
   { name: 'scan', usage: '[--root DIR] [--format table|json|markdown] [--all]', summary: 'List every command a repository declares. Diagnostics go to stderr.', load: () => import('./cli/scan.js') },
   { name: 'docs', usage: '[--root DIR] [--output FILE]', summary: "Write COMMANDS.md (or --output FILE; '-' for stdout).", load: () => import('./cli/docs.js') },
-  { name: 'run', usage: 'NAME [--timeout MS] [-- ARGS...]', summary: 'Run one command by tool name, name or runner:name; exits with its code.', load: () => import('./cli/run.js') },
+  { name: 'run', usage: 'NAME [--timeout MS] [-- ARGS...]', summary: 'Run one declared command by name; exits with its exit code.', load: () => import('./cli/run.js') },
   { name: 'recipes', usage: 'list|show|render|validate|skills ...', summary: 'Curated, risk-rated how-to recipes.', load: () => import('./cli/recipes.js') },
-  { name: 'mcp', usage: '[--root DIR] [--allow-recipe-run]', summary: "An MCP server (stdio) with the repository's commands and the curated recipes.", load: async () => { const m = await import('./mcp/cli.js'); return { help: m.MCP_HELP, run: m.mcpCommand } } },
-  { name: 'serve', usage: '[--host HOST] [--port PORT] [--root DIR]', summary: 'The curated recipes (and --root commands) as an HTTP API and web pages.', load: async () => { const m = await import('./serve/cli.js'); return { help: m.SERVE_HELP, run: m.serveCommand } } },
-  { name: 'watch', usage: 'TASK_DIR', summary: "Follow a kitchen task's cook runs as they happen; exits when the task is closed.", load: async () => { const m = await import('./cook/watch.js'); return { help: m.WATCH_HELP, run: (argv, io) => m.watchCommand(argv, io) } } },
-  { name: 'dsh', usage: 'install|path|overlay', summary: 'Install the pinned DeepSeek Harness; print the --patch overlay for this checkout.', load: () => import('./cli/dsh.js') },
+  { name: 'mcp', usage: '[--root DIR] [--allow-recipe-run]', summary: "An MCP server (stdio): the repository's commands and curated recipes.", load: async () => { const m = await import('./mcp/cli.js'); return { help: m.MCP_HELP, run: m.mcpCommand } } },
+  { name: 'serve', usage: '[--host HOST] [--port PORT] [--root DIR]', summary: 'The curated recipes (and --root commands) as an HTTP API and pages.', load: async () => { const m = await import('./serve/cli.js'); return { help: m.SERVE_HELP, run: m.serveCommand } } },
+  { name: 'watch', usage: 'TASK_DIR', summary: "Follow a kitchen task's cook runs live; exits when the task closes.", load: async () => { const m = await import('./cook/watch.js'); return { help: m.WATCH_HELP, run: (argv, io) => m.watchCommand(argv, io) } } },
+  { name: 'dsh', usage: 'install|path|overlay', summary: "Install the pinned DeepSeek Harness; print this checkout's overlay.", load: () => import('./cli/dsh.js') },
 ]
 
 function version(): string {

@@ -12,19 +12,21 @@ export const help = `command-scout docs: write COMMANDS.md, the commands a repos
 
 Usage: command-scout docs [--root DIR] [--output FILE] [options]
 
-The file is meant to be committed: it holds what the repository declares and nothing about the
-machine that wrote it (a runner missing here is reported on stderr, not in the file).
-Regenerate it instead of editing it.
+The file is meant to be committed: it holds what the repository declares and
+nothing about the machine that wrote it (a runner missing here is reported on
+stderr, not in the file). Regenerate it instead of editing it.
 
 Options:
-  -o, --output FILE     where to write (default: ROOT/COMMANDS.md; '-' for stdout)
+  -o, --output FILE     where to write (default: ROOT/COMMANDS.md; '-' for
+                        stdout)
 ${COMMON_HELP}
 
 Examples:
   command-scout docs
   command-scout docs --root ../api --output - | less
 
-Exit codes: 0 written, 1 the root can't be scanned or the file can't be written, 2 usage error.
+Exit codes: 0 written, 1 the root can't be scanned or the file can't be written,
+2 usage error.
 `
 
 export function run(argv: string[], io: CliIo): number {

@@ -12,14 +12,18 @@ import { parseOptions } from './options.js'
 export const help = `command-scout dsh: get the DeepSeek Harness (dsh) and load this bundle into it
 
 Usage:
-  command-scout dsh install          install the pinned dsh with its Node 24 and pnpm (from a checkout)
-  command-scout dsh path             print the line that puts them on PATH (for eval)
-  command-scout dsh overlay [-o FILE] print the --patch overlay that loads this checkout's bundle
+  command-scout dsh install            install the pinned dsh with its Node 24
+                                       and pnpm (from a checkout)
+  command-scout dsh path               print the line that puts them on PATH
+                                       (for eval)
+  command-scout dsh overlay [-o FILE]  print the --patch overlay that loads this
+                                       checkout's bundle
 
-dsh needs Node >= 22.19 (the install brings its own Node 24); the CLI itself runs on Node >= 20.
-\`install\` uses the pinned lock in test/setup/dsh (the same install \`npm test\` makes) and puts
-it under .cache/dsh in this checkout; it is quick when already done. The overlay lists every row
-of this package's cordis.patch.yml with absolute paths to the built entry files.
+dsh needs Node >= 22.19 (the install brings its own Node 24); the CLI itself
+runs on Node >= 20. \`install\` uses the pinned lock in test/setup/dsh (the same
+install \`npm test\` makes) and puts it under .cache/dsh in this checkout; it is
+quick when already done. The overlay lists every row of this package's
+cordis.patch.yml with absolute paths to the built entry files.
 
 Examples:
   npm ci && node bin/command-scout dsh install

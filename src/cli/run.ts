@@ -13,22 +13,24 @@ export const help = `command-scout run: run one command the repository declares
 
 Usage: command-scout run NAME [--timeout MS] [options] [-- ARGS...]
 
-NAME is a tool name (make_build), a plain name (build) or runner:name (pnpm:build); an unknown
-or ambiguous name lists the candidates. The command runs in its own directory with this
-terminal's input, its output streams through, and its exit code is passed on. ARGS after --
-are appended (npm gets the -- it needs).
+NAME is a tool name (make_build), a plain name (build) or runner:name
+(pnpm:build); an unknown or ambiguous name lists the candidates. The command
+runs in its own directory with this terminal's input, its output streams
+through, and its exit code is passed on. ARGS after -- are appended (npm gets
+the -- it needs).
 
 Options:
-      --timeout MS      kill the command and all its children after MS milliseconds
-                        (default 120000); the exit code is then 124
+      --timeout MS      kill the command and all its children after MS
+                        milliseconds (default 120000); the exit code is then 124
 ${COMMON_HELP}
 
 Examples:
   command-scout run make_build -- VERSION=2.0
   command-scout run pnpm:test --timeout 600000
 
-Exit codes: the command's own; 127 its runner is not installed, 124 timed out, 130 interrupted
-(143 SIGTERM, 129 SIGHUP; a second signal kills at once), 141 stdout closed, 2 usage error.
+Exit codes: the command's own; 127 its runner is not installed, 124 timed out,
+130 interrupted (143 SIGTERM, 129 SIGHUP; a second signal kills at once),
+141 stdout closed, 2 usage error.
 `
 
 export async function run(argv: string[], io: CliIo): Promise<number> {

@@ -17,10 +17,11 @@ export const WATCH_HELP = `command-scout watch: follow a kitchen task's cook run
 Usage:
   command-scout watch TASK_DIR
 
-TASK_DIR is a task directory of a kitchen (<kitchen>/tasks/<id>). The newest run is shown from its
-start, then followed as the cook works: prompts and messages, the assistant's text, one line per
-tool call, a dim tail of tool output, provider errors in red, the report, and a separator for
-each new run. Exits 0 once the task is closed; Ctrl-C stops watching (the cook goes on).
+TASK_DIR is a task directory of a kitchen (<kitchen>/tasks/<id>). The newest run
+is shown from its start, then followed as the cook works: prompts and messages,
+the assistant's text, one line per tool call, a dim tail of tool output,
+provider errors in red, the report, and a separator for each new run. Exits 0
+once the task is closed; Ctrl-C stops watching (the cook goes on).
 
 Options:
   -h, --help   show this help

@@ -11,29 +11,36 @@ import type { CliIo } from '../cli.js'
 import { EXPOSURES, NAMING_STYLES, normalizeConfig, type ConfigInput } from '../config.js'
 import { createMcpServer } from './server.js'
 
-export const MCP_HELP = `command-scout mcp: an MCP server (stdio) with this repository's commands and the curated recipes
+export const MCP_HELP = `command-scout mcp: an MCP server (stdio): a repository's commands and recipes
 
 Usage: command-scout mcp [--root DIR] [options]
 
-Tools: one per command the repository declares (a dispatcher tool "recipe" above --threshold
-commands), curated_recipe_search and curated_recipe_render, and curated_recipe_run with
---allow-recipe-run. A command or recipe that deletes, publishes or deploys runs only when the call
-passes "confirm": true. The tool list follows edits to the manifests. Recipes are also resources
+Tools: one per command the repository declares (a dispatcher tool "recipe" above
+--threshold commands), curated_recipe_search and curated_recipe_render, and
+curated_recipe_run with --allow-recipe-run. A command or recipe that deletes,
+publishes or deploys runs only when the call passes "confirm": true. The tool
+list follows edits to the manifests. Recipes are also resources
 (command-scout://recipes/<id>).
 
 Options:
-  -r, --root DIR           repository whose commands are served (default: current directory)
-      --naming STYLE       tool names: scoped (make_build, default) or flat (build)
+  -r, --root DIR           repository whose commands are served (default: the
+                           current directory)
+      --naming STYLE       tool names: scoped (make_build, default) or flat
       --exposure MODE      auto (default), tools or dispatcher
-      --threshold N        with auto, above N commands one dispatcher tool (default 40)
-      --timeout MS         kill a command's process tree after MS milliseconds (default 120000)
-      --dir DIR            an extra curated library (<DIR>/<category>/<slug>.yaml; repeatable)
-      --allow-recipe-run   offer curated_recipe_run (off: recipes are only searched and rendered)
+      --threshold N        with auto, above N commands one dispatcher tool
+                           (default 40)
+      --timeout MS         kill a command's process tree after MS milliseconds
+                           (default 120000)
+      --dir DIR            an extra curated library
+                           (<DIR>/<category>/<slug>.yaml; repeatable)
+      --allow-recipe-run   offer curated_recipe_run (off: recipes are only
+                           searched and rendered)
       --no-watch           don't follow manifest changes
   -h, --help               show this help
 
 Client configuration (the command/args form most clients take):
-  { "mcpServers": { "command-scout": { "command": "npx", "args": ["-y", "dsh-command-scout", "mcp", "--root", "."] } } }
+  { "mcpServers": { "command-scout": { "command": "npx",
+    "args": ["-y", "dsh-command-scout", "mcp", "--root", "."] } } }
 `
 
 class McpUsage extends Error {}

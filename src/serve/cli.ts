@@ -10,18 +10,23 @@ import { startServer } from './server.js'
 
 export const SERVE_HELP = `command-scout serve: the curated recipes as an HTTP API and web pages
 
-Usage: command-scout serve [--host HOST] [--port PORT] [--root DIR] [--dir DIR]...
+Usage: command-scout serve [--host HOST] [--port PORT] [--root DIR]
+                           [--dir DIR]...
 
-Pages: / (search, category and risk filters), /recipes/<id> (parameters render live, steps per
-platform, copy buttons), /commands (with --root). API: GET /api/v1/recipes?q=&category=&tag=&risk=,
-GET /api/v1/recipes/<id>, POST /api/v1/recipes/<id>/render {"platform": ..., "params": {...}},
-GET /api/v1/commands (with --root); the OpenAPI document is /api/v1/openapi.json.
+Pages: / (search, category and risk filters), /recipes/<id> (parameters render
+live, steps per platform, copy buttons), /commands (with --root).
+API: GET /api/v1/recipes?q=&category=&tag=&risk=, GET /api/v1/recipes/<id>,
+POST /api/v1/recipes/<id>/render {"platform": ..., "params": {...}},
+GET /api/v1/commands (with --root); the OpenAPI document is
+/api/v1/openapi.json.
 
 Options:
-      --host HOST   interface to listen on (default 127.0.0.1; 0.0.0.0 exposes it to the network)
+      --host HOST   interface to listen on (default 127.0.0.1; 0.0.0.0 exposes
+                    it to the network)
       --port PORT   port (default 8787; 0 picks a free one)
   -r, --root DIR    also serve this repository's commands
-      --dir DIR     an extra curated library (<DIR>/<category>/<slug>.yaml; repeatable)
+      --dir DIR     an extra curated library (<DIR>/<category>/<slug>.yaml;
+                    repeatable)
   -h, --help        show this help
 `
 

@@ -8,19 +8,22 @@ import { discover } from '../discover.js'
 import { scanReport } from '../render.js'
 import { commandSkills, recipeSkills, writeSkills } from './write.js'
 
-export const SKILLS_HELP = `command-scout recipes skills: write agent skills (SKILL.md folders dsh and other agents read)
+export const SKILLS_HELP = `command-scout recipes skills: write agent skills (SKILL.md folders agents read)
 
 Usage:
-  command-scout recipes skills --out DIR                one skill per recipe category
-  command-scout recipes skills --out DIR --root REPO    one skill per runner with REPO's commands
+  command-scout recipes skills --out DIR
+      one skill per recipe category
+  command-scout recipes skills --out DIR --root REPO
+      one skill per runner, with REPO's commands
 
-Earlier command-scout-* skills in DIR are replaced; other skills there are left alone. For dsh, write
-into <project>/.dsh/skills or ~/.dsh/skills; the bundle's command-scout-skills row already registers
-the shipped library's recipe skills.
+Earlier command-scout-* skills in DIR are replaced; other skills there are left
+alone. For dsh, write into <project>/.dsh/skills or ~/.dsh/skills; the bundle's
+command-scout-skills row already registers the shipped library's recipe skills.
 
 Options:
   -o, --out DIR      where to write (required)
-  -r, --root REPO    write the repository's command skills instead of the recipe skills
+  -r, --root REPO    write the repository's command skills instead of the
+                     recipe skills
       --dir DIR      an extra curated library (repeatable)
       --no-shipped   leave the shipped library out
   -h, --help         show this help

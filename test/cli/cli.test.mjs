@@ -127,6 +127,15 @@ test('each subcommand has its own --help, and `help NAME` is the same text', () 
   assert.match(cli(['docs', '--help']).stdout, /--output FILE/)
 })
 
+test('every help text fits an 80-column terminal', () => {
+  const topics = [[], ['scan'], ['docs'], ['run'], ['recipes'], ['mcp'], ['serve'], ['watch'], ['dsh'], ...['list', 'show', 'render', 'validate', 'skills'].map((s) => ['recipes', s])]
+  for (const topic of topics) {
+    const r = cli([...topic, '--help'])
+    assert.equal(r.status, 0, `${topic.join(' ')}: ${r.stderr}`)
+    for (const line of r.stdout.split('\n')) assert.ok(line.length <= 80, `${topic.join(' ') || 'command-scout'} --help: ${line.length} columns: ${line}`)
+  }
+})
+
 test('option mistakes are one clean line naming the option, then the subcommand\'s help', () => {
   const cases = [
     [['scan', '--bogus'], 'unknown option --bogus', 'scan'],
