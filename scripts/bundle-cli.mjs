@@ -26,7 +26,7 @@ try {
 } catch {
   // Without esbuild (a dev dependency) the launcher uses dist/src/cli.js; never leave a stale bundle.
   rmSync(outfile, { force: true })
-  rmSync(`${root}dist/src/scan-replay.cjs`, { force: true })
+  rmSync(`${root}dist/src/launcher.cjs`, { force: true })
   console.warn('command-scout: esbuild is not installed, so the CLI is not bundled (it runs from dist/src/cli.js, a little slower to start)')
   process.exit(0)
 }
@@ -91,10 +91,10 @@ if (/\bimport\(/.test(text.replace(/__bundleImport\(/g, ''))) {
   const at = text.search(/\bimport\(/)
   throw new Error(`bundle-cli: an import() is left in the bundle, which a vm.Script can't run: ${text.slice(at, at + 80)}`)
 }
-// What the launcher runs before the CLI (src/scan-replay.ts): the replay of a remembered scan,
-// small enough to load in a millisecond.
+// What the launcher loads before the CLI (src/launcher.ts): the cache directory rule and the
+// replay of a remembered scan, small enough to load in a millisecond.
 const replay = await build({
-  entryPoints: [`${root}src/scan-replay.ts`],
+  entryPoints: [`${root}src/launcher.ts`],
   write: false,
   bundle: true,
   platform: 'node',
@@ -122,5 +122,7 @@ function replaceIfChanged(file, content) {
   writeFileSync(`${file}.tmp`, content)
   renameSync(`${file}.tmp`, file)
 }
-replaceIfChanged(`${root}dist/src/scan-replay.cjs`, replayText)
+// The file of earlier builds under its old name: never leave it beside the new one.
+rmSync(`${root}dist/src/scan-replay.cjs`, { force: true })
+replaceIfChanged(`${root}dist/src/launcher.cjs`, replayText)
 replaceIfChanged(outfile, bundled)

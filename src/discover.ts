@@ -89,7 +89,7 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
   }
   cache?.flush()
   const observed = cache?.observed()
-  const inputs: ScanInputs | undefined = observed && { ...observed, runners: new Map() }
+  const inputs: ScanInputs | undefined = cache && observed && { ...observed, runners: new Map(), startedAt: cache.startedAt }
   if (inputs) noteStat(inputs, absRoot)
   if (options.checkRunners !== false) diagnostics.push(...missingRunners(book.entries(), options.env ?? process.env, inputs?.runners))
   return { root: absRoot, book, diagnostics, detectedFiles, reused, inputs }

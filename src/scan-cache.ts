@@ -11,12 +11,12 @@
  * written whole by rename, keyed by the command-scout build that wrote it; anything in it that
  * does not parse is a miss, never an error.
  */
-import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { homedir } from 'node:os'
+import { lstatSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { settledBefore, SETTLE_MS, stillHolds, type Observations } from '../collectors/observe.js'
 import type { CollectorResult } from '../collectors/types.js'
+import { cacheFolderPath, privateDir } from './cache-dir.js'
 import { fileKey } from './file-key.js'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from './recipe.js'
 
@@ -56,29 +56,9 @@ function buildId(): string {
   return build
 }
 
-/**
- * The directory results are written to: `scans/` in command-scout's cache directory
- * (COMMAND_SCOUT_CACHE_DIR, else $XDG_CACHE_HOME/command-scout or ~/.cache/command-scout, the one
- * bin/command-scout keeps its code cache in); undefined when COMMAND_SCOUT_CACHE=off.
- */
+/** The directory results are written to: `scans/` in command-scout's cache directory (cache-dir.ts); undefined when COMMAND_SCOUT_CACHE=off. */
 export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env.COMMAND_SCOUT_CACHE === 'off' || env.COMMAND_SCOUT_CACHE === '0') return undefined
-  const base = env.COMMAND_SCOUT_CACHE_DIR || join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'command-scout')
-  return join(base, 'scans')
-}
-
-/** A directory only this user can write, made when missing; undefined when that can't be had. */
-function privateDir(dir: string): string | undefined {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 })
-    const st = lstatSync(dir)
-    const uid = process.getuid?.()
-    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) return undefined
-    if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700)
-    return dir
-  } catch {
-    return undefined
-  }
+  return cacheFolderPath('scans', env)
 }
 
 export interface ScanCacheOptions {

@@ -1,7 +1,7 @@
 /**
  * A whole `command-scout scan` remembered: the bytes it wrote, with everything they were computed
  * from, so that the next identical scan of an unchanged repository writes them again without
- * loading the CLI at all. bin/command-scout calls `replay` (from dist/src/scan-replay.cjs, a small
+ * loading the CLI at all. bin/command-scout calls `replay` (from dist/src/launcher.cjs, a small
  * bundle of this module) before it loads the CLI bundle; the scan command calls `writeRecord`.
  *
  * Why a replay is never stale: a scan's output is a function of its command line, its working
@@ -32,6 +32,8 @@ const MAX_RECORD_BYTES = 64 * 1024 * 1024
 export interface ScanInputs extends Observations {
   /** Each runner checked on PATH, and whether it was found. */
   readonly runners: Map<string, boolean>
+  /** When the scan began: everything it read must have last changed SETTLE_MS before. */
+  readonly startedAt: number
 }
 
 /** Where and under which build a scan may be remembered: the launcher sets it when the CLI runs from its bundle. */
@@ -62,8 +64,8 @@ function recordFile(dir: string, key: string): string {
 }
 
 /** Remembers a finished scan's output, when everything it was computed from can be checked again. Never throws. */
-export function writeRecord(place: RecordPlace, argv: readonly string[], cwd: string, inputs: ScanInputs, startedAt: number, stdout: string, stderr: string): void {
-  if (!settledBefore(inputs, startedAt, SETTLE_MS)) return
+export function writeRecord(place: RecordPlace, argv: readonly string[], cwd: string, inputs: ScanInputs, stdout: string, stderr: string): void {
+  if (!settledBefore(inputs, inputs.startedAt, SETTLE_MS)) return
   const key = recordKey(place, argv, cwd, process.env)
   const file = recordFile(place.dir, key)
   const tmp = `${file}.${process.pid}.tmp`

@@ -40,7 +40,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const format = (values.format as string | undefined) ?? 'table'
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be table, json or markdown (got ${format})`, 'scan')
   const { root, config, cache } = commonConfig(values, io, 'scan')
-  const startedAt = Date.now()
   const result = discover(root, config, { cache })
   const report = scanReport(result, config.naming.style)
   const problem = rootProblem(result)
@@ -57,6 +56,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const err = report.diagnostics.length ? renderDiagnostics(report.diagnostics) : ''
   io.stdout(out)
   if (err) io.stderr(err)
-  if (io.record && cache && result.inputs) writeRecord(io.record, argv, io.cwd, result.inputs, startedAt, out, err)
+  if (io.record && result.inputs) writeRecord(io.record, argv, io.cwd, result.inputs, out, err)
   return 0
 }
