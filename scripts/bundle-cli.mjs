@@ -122,7 +122,5 @@ function replaceIfChanged(file, content) {
   writeFileSync(`${file}.tmp`, content)
   renameSync(`${file}.tmp`, file)
 }
-// The file of earlier builds under its old name: never leave it beside the new one.
-rmSync(`${root}dist/src/scan-replay.cjs`, { force: true })
 replaceIfChanged(`${root}dist/src/launcher.cjs`, replayText)
 replaceIfChanged(outfile, bundled)
