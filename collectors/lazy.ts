@@ -15,7 +15,7 @@ function lazy<T>(load: () => unknown): () => T {
 }
 
 export const jsoncParser = lazy<typeof import('jsonc-parser')>(() => require('jsonc-parser'))
-export const yaml = lazy<typeof import('yaml')>(() => require('yaml'))
+export const yamlEvents = lazy<typeof import('js-yaml')>(() => require('js-yaml'))
 export const tinyglobby = lazy<typeof import('tinyglobby')>(() => require('tinyglobby'))
 export const picomatch = lazy<typeof picomatchFn>(() => require('picomatch'))
 export const shellQuote = lazy<typeof import('shell-quote')>(() => require('shell-quote'))

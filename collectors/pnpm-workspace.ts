@@ -2,7 +2,7 @@
  * pnpm-workspace.yaml: its `packages` patterns. The usual file is read line by line; anything
  * else goes to the YAML library.
  */
-import { yaml } from './lazy.js'
+import { parseYamlTree, scalarOf, toPlain, YamlSyntaxError, type YamlDocument, type YamlNode } from './yaml-tree.js'
 import type { ManifestProblem } from './scripts-manifest.js'
 
 // The usual pnpm-workspace.yaml, line by line: comments, blank lines, `packages:` and its items as
@@ -39,40 +39,39 @@ export function parsePnpmWorkspace(text: string): { patterns?: string[]; problem
   const problems: ManifestProblem[] = []
   const simple = simplePnpmWorkspace(text)
   if (simple !== undefined) return simple.length ? { patterns: simple, problems } : { problems }
-  const doc = yaml().parseDocument(text, { uniqueKeys: false })
-  const error = doc.errors[0]
-  if (error !== undefined) {
-    const pos = error.linePos?.[0]
+  let doc: YamlDocument
+  try {
+    doc = parseYamlTree(text)
+  } catch (error) {
+    if (!(error instanceof YamlSyntaxError)) throw error
     problems.push({
-      ...(pos ? { line: pos.line } : {}),
+      ...(error.line ? { line: error.line } : {}),
       severity: 'error',
-      message: `pnpm-workspace.yaml is not valid YAML${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}; workspace packages are not listed until it is fixed`,
+      message: `pnpm-workspace.yaml is not valid YAML${error.line ? ` at line ${error.line}${error.column ? `, column ${error.column}` : ''}` : ''}: ${error.message}; workspace packages are not listed until it is fixed`,
     })
     return { problems }
   }
-  const lineOf = (node: unknown) => {
-    const range = (node as { range?: [number, number] } | null)?.range
-    if (!range) return {}
-    const line = text.slice(0, range[0]).split('\n').length
-    return { line }
-  }
-  const contents = doc.contents as unknown
-  if (contents === null || contents === undefined) return { problems }
+  const lineOf = (node: YamlNode | undefined) => (node ? { line: doc.lineAt(node.start) } : {})
+  if (doc.contents === undefined) return { problems }
   let data: unknown
   try {
-    data = doc.toJS({ maxAliasCount: 100 })
+    data = toPlain(doc, doc.contents)
   } catch (error) {
-    // An alias with no anchor, or an alias bomb past maxAliasCount.
+    // An alias with no anchor, or an alias bomb past the limit.
     problems.push({ line: 1, severity: 'error', message: `pnpm-workspace.yaml can't be read: ${(error as Error).message}; workspace packages are not listed until it is fixed` })
     return { problems }
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+  if (data === null) return { problems }
+  if (typeof data !== 'object' || Array.isArray(data)) {
     problems.push({ line: 1, severity: 'error', message: 'pnpm-workspace.yaml must be a mapping with a "packages:" list; workspace packages are not listed' })
     return { problems }
   }
   const packages = (data as Record<string, unknown>).packages
   if (packages === undefined || packages === null) return { problems }
-  const node = doc.get('packages', true)
+  const top = doc.contents.kind === 'map' ? doc.contents : undefined
+  const field = top?.pairs.find((p) => p.key.kind === 'scalar' && String(scalarOf(p.key)) === 'packages')?.value
+  const node = field?.kind === 'alias' ? doc.anchors.get(field.name) : field
+  const items = node?.kind === 'seq' ? node.items : []
   if (!Array.isArray(packages)) {
     problems.push({ ...lineOf(node), severity: 'error', message: '"packages" in pnpm-workspace.yaml must be a list of glob patterns; workspace packages are not listed' })
     return { problems }
@@ -80,7 +79,7 @@ export function parsePnpmWorkspace(text: string): { patterns?: string[]; problem
   const patterns: string[] = []
   packages.forEach((p, i) => {
     if (typeof p === 'string') patterns.push(p)
-    else problems.push({ ...lineOf((node as { items?: unknown[] } | undefined)?.items?.[i]), severity: 'error', message: `pnpm-workspace.yaml package pattern must be a string, not ${JSON.stringify(p)}; it is ignored` })
+    else problems.push({ ...lineOf(items[i]), severity: 'error', message: `pnpm-workspace.yaml package pattern must be a string, not ${JSON.stringify(p)}; it is ignored` })
   })
   return { patterns, problems }
 }

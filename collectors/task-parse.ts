@@ -7,8 +7,7 @@
  */
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, sep } from 'node:path'
-import type { Document, Node, Pair, YAMLMap } from 'yaml'
-import { yaml } from './lazy.js'
+import { isMergeKey, parseYamlTree, scalarOf, toPlain, YamlSyntaxError, type YamlDocument, type YamlMap, type YamlNode } from './yaml-tree.js'
 import { envVar, isInside, realOrSelf } from './fs.js'
 import { MAX_RECIPES, realRoot } from './guard.js'
 
@@ -58,21 +57,21 @@ export interface ReadResult {
 }
 
 /** The first repeated key of a mapping anywhere under `map`, except in the `ordered` maps (whose own keys may repeat). */
-function duplicateKey(map: YAMLMap, ordered: Set<unknown>): Node | undefined {
-  const stack: unknown[] = [map]
+function duplicateKey(map: YamlMap, ordered: Set<YamlNode | undefined>): YamlNode | undefined {
+  const stack: YamlNode[] = [map]
   while (stack.length > 0) {
-    const node = stack.pop()
-    if (yaml().isMap(node)) {
+    const node = stack.pop()!
+    if (node.kind === 'map') {
       const keys = new Set<unknown>()
-      for (const pair of node.items) {
-        const key = yaml().isScalar(pair.key) ? pair.key.value : pair.key
-        if (!ordered.has(node) && key !== '<<') {
-          if (keys.has(key)) return pair.key as Node
-          keys.add(key)
+      for (const { key, value } of node.pairs) {
+        const k = key.kind === 'scalar' ? scalarOf(key) : key
+        if (!ordered.has(node) && !isMergeKey(key)) {
+          if (keys.has(k)) return key
+          keys.add(k)
         }
-        stack.push(pair.value)
+        stack.push(value)
       }
-    } else if (yaml().isSeq(node)) {
+    } else if (node.kind === 'seq') {
       stack.push(...node.items)
     }
   }
@@ -174,61 +173,63 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
   }
 
   const loadInto = (abs: string, text: string, result: TaskDef[], stack: string[]): TaskDef[] => {
-    const lineCounter = new (yaml().LineCounter)()
-    // The parser builds an Error per problem; their stack traces are never read, and on a badly
-    // broken file capturing thousands of them dominates the cost.
-    const stackTraceLimit = Error.stackTraceLimit
-    Error.stackTraceLimit = 0
-    let doc: Document
+    let doc: YamlDocument
     try {
-      // Duplicate keys are checked below with a set (the library's uniqueKeys compares each key with
-      // every earlier one of its map: 20,000 tasks took 18 s): go-task accepts them in "tasks" and
-      // "includes" (its ordered maps keep the first position and the last value) and refuses them elsewhere.
-      doc = yaml().parseDocument(text, { lineCounter, merge: true, prettyErrors: false, uniqueKeys: false })
-    } finally {
-      Error.stackTraceLimit = stackTraceLimit
-    }
-    if (doc.errors.length > 0) {
-      for (const error of doc.errors.slice(0, 5)) {
-        const line = error.pos?.[0] !== undefined ? lineCounter.linePos(error.pos[0]).line : undefined
-        problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: `YAML error: ${error.message.split('\n')[0]}; go-task can't read this Taskfile until it is fixed` })
-      }
+      doc = parseYamlTree(text)
+    } catch (error) {
+      if (!(error instanceof YamlSyntaxError)) throw error
+      problems.push({ file: abs, ...(error.line ? { line: error.line } : {}), severity: 'error', message: `YAML error: ${error.message}; go-task can't read this Taskfile until it is fixed` })
       return result
     }
-    const lineOf = (node: Node | null | undefined): number | undefined => (node?.range ? lineCounter.linePos(node.range[0]).line : undefined)
+    if (doc.documents > 1) {
+      problems.push({ file: abs, line: 1, severity: 'error', message: `YAML error: the file holds ${doc.documents} documents (separated by ---); go-task can't read this Taskfile until it holds one` })
+      return result
+    }
+    const lineOf = (node: YamlNode | undefined): number | undefined => (node ? doc.lineAt(node.start) : undefined)
     const top = doc.contents
-    if (top === null || top === undefined || (yaml().isScalar(top) && top.value === null)) {
+    if (top === undefined || (top.kind === 'scalar' && scalarOf(top) === null)) {
       problems.push({ file: abs, line: 1, severity: 'error', message: `the Taskfile is empty; go-task refuses it without a version: add version: '3' and a tasks mapping` })
       return result
     }
-    if (!yaml().isMap(top)) {
-      problems.push({ file: abs, line: lineOf(top as Node), severity: 'error', message: 'a Taskfile must be a mapping with "version" and "tasks"; go-task rejects this file' })
+    if (top.kind !== 'map') {
+      problems.push({ file: abs, line: lineOf(top), severity: 'error', message: 'a Taskfile must be a mapping with "version" and "tasks"; go-task rejects this file' })
       return result
     }
-    const field = (name: string): Pair | undefined => (top as YAMLMap).items.find((p) => (yaml().isScalar(p.key) ? p.key.value : p.key) === name) as Pair | undefined
-    const orderedMaps = new Set<unknown>([field('tasks')?.value, field('includes')?.value])
-    const duplicate = duplicateKey(top as YAMLMap, orderedMaps)
+    const field = (name: string) => top.pairs.find((p) => (p.key.kind === 'scalar' ? scalarOf(p.key) : p.key) === name)
+    /** A node's plain value; INVALID for alias bombs and broken aliases. */
+    const plain = (node: YamlNode | undefined): unknown => {
+      try {
+        return toPlain(doc, node)
+      } catch {
+        return INVALID
+      }
+    }
+    /** The node behind an alias (an anchor's node), or the node itself. */
+    const resolved = (node: YamlNode | undefined): YamlNode | undefined => (node?.kind === 'alias' ? doc.anchors.get(node.name) : node)
+    const orderedMaps = new Set<YamlNode | undefined>([resolved(field('tasks')?.value), resolved(field('includes')?.value)])
+    const duplicate = duplicateKey(top, orderedMaps)
     if (duplicate) {
       const line = lineOf(duplicate)
-      problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: `YAML error: Map keys must be unique (${JSON.stringify(String((duplicate as { value?: unknown }).value))} is repeated); go-task can't read this Taskfile until it is fixed` })
+      problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: `YAML error: Map keys must be unique (${JSON.stringify(String(scalarOf(duplicate)))} is repeated); go-task can't read this Taskfile until it is fixed` })
       return result
     }
 
     const version = field('version')
-    const versionText = version && yaml().isScalar(version.value) ? String(version.value.value ?? '') : ''
+    const versionValue = version ? scalarOf(resolved(version.value)) : undefined
+    const versionText = versionValue === undefined || versionValue === null ? '' : String(versionValue)
     if (!version) {
       problems.push({ file: abs, line: 1, severity: 'error', message: `no "version" key; go-task refuses a Taskfile without one: add version: '3' at the top` })
     } else if (!/^3(\.|$)/.test(versionText)) {
-      problems.push({ file: abs, line: lineOf(version.key as Node), severity: 'error', message: `version ${JSON.stringify(versionText)} is not supported by go-task 3; set version: '3' (and migrate the file if it was written for version 2)` })
+      problems.push({ file: abs, line: lineOf(version.key), severity: 'error', message: `version ${JSON.stringify(versionText)} is not supported by go-task 3; set version: '3' (and migrate the file if it was written for version 2)` })
     }
 
-    const varsNode = field('vars')?.value
+    const varsNode = resolved(field('vars')?.value)
     const fileVars = new Map<string, string>()
     const fileVarNames = new Set<string>()
-    if (yaml().isMap(varsNode)) {
-      for (const p of varsNode.items) {
-        const key = yaml().isScalar(p.key) ? str(p.key.value) : undefined
-        const value = yaml().isScalar(p.value) ? str(p.value.value) : undefined
+    if (varsNode?.kind === 'map') {
+      for (const p of varsNode.pairs) {
+        const key = str(scalarOf(p.key))
+        const value = str(scalarOf(resolved(p.value)))
         if (key !== undefined) fileVarNames.add(key)
         if (key !== undefined && value !== undefined) fileVars.set(key, value)
       }
@@ -239,19 +240,19 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
 
     // The file's own tasks, in file order.
     const tasksField = field('tasks')
-    const tasksNode = tasksField?.value as Node | null | undefined
-    if (tasksField && tasksNode !== null && tasksNode !== undefined && !yaml().isMap(tasksNode) && !(yaml().isScalar(tasksNode) && tasksNode.value === null)) {
-      problems.push({ file: abs, line: lineOf(tasksNode), severity: 'error', message: '"tasks" must be a mapping of task names to tasks; go-task rejects this file' })
-    } else if (yaml().isMap(tasksNode)) {
+    const tasksNode = resolved(tasksField?.value)
+    if (tasksField && tasksNode?.kind !== 'map' && !(tasksNode?.kind === 'scalar' && scalarOf(tasksNode) === null)) {
+      problems.push({ file: abs, line: lineOf(tasksNode ?? tasksField.value), severity: 'error', message: '"tasks" must be a mapping of task names to tasks; go-task rejects this file' })
+    } else if (tasksNode?.kind === 'map') {
       const seen = new Map<string, { index: number; line?: number }>()
-      for (const pair of tasksNode.items) {
-        const name = yaml().isScalar(pair.key) ? str(pair.key.value) : undefined
-        const line = lineOf(pair.key as Node)
+      for (const pair of tasksNode.pairs) {
+        const name = str(scalarOf(pair.key))
+        const line = lineOf(pair.key)
         if (name === undefined || name === '') {
           problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: 'a task name must be a non-empty string; rename the task' })
           continue
         }
-        const value = toJS(pair.value, doc)
+        const value = plain(pair.value)
         const task = value === INVALID ? undefined : taskFrom(name, value, abs, line, fixedVars)
         if (!task) {
           problems.push({ file: abs, ...(line ? { line } : {}), severity: 'error', message: `task "${name}" must be a command string, a list of commands or a mapping; go-task rejects this file` })
@@ -272,14 +273,14 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
 
     // Included Taskfiles, merged after the file's own tasks, in include order.
     const includesField = field('includes')
-    const includesNode = includesField?.value
-    if (includesNode && !yaml().isMap(includesNode) && !(yaml().isScalar(includesNode) && includesNode.value === null)) {
-      problems.push({ file: abs, line: lineOf(includesNode as Node), severity: 'error', message: '"includes" must be a mapping of namespaces to Taskfiles; go-task rejects this file' })
-    } else if (yaml().isMap(includesNode)) {
-      for (const pair of lastOfEachKey(includesNode.items as Pair[])) {
-        const include = includeFrom(pair, toJS(pair.value, doc), lineOf(pair.key as Node))
+    const includesNode = resolved(includesField?.value)
+    if (includesField && includesNode?.kind !== 'map' && !(includesNode?.kind === 'scalar' && scalarOf(includesNode) === null)) {
+      problems.push({ file: abs, line: lineOf(includesNode ?? includesField.value), severity: 'error', message: '"includes" must be a mapping of namespaces to Taskfiles; go-task rejects this file' })
+    } else if (includesNode?.kind === 'map') {
+      for (const pair of lastOfEachKey(includesNode.pairs)) {
+        const include = includeFrom(pair.key, plain(pair.value), lineOf(pair.key))
         if (!include) {
-          problems.push({ file: abs, line: lineOf(pair.key as Node), severity: 'error', message: 'an include must be a path or a mapping with "taskfile"; fix this entry' })
+          problems.push({ file: abs, line: lineOf(pair.key), severity: 'error', message: 'an include must be a path or a mapping with "taskfile"; fix this entry' })
           continue
         }
         const target = resolveInclude(abs, include, fileVars)
@@ -300,14 +301,14 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
   }
 
   /** The pairs with one per key: the last value at the first key's position, as go-task's ordered maps. */
-  const lastOfEachKey = (pairs: Pair[]): Pair[] => {
+  const lastOfEachKey = (pairs: YamlMap['pairs']): YamlMap['pairs'] => {
     const at = new Map<unknown, number>()
-    const out: Pair[] = []
+    const out: Array<YamlMap['pairs'][number]> = []
     for (const pair of pairs) {
-      const key = yaml().isScalar(pair.key) ? pair.key.value : pair.key
+      const key = pair.key.kind === 'scalar' ? scalarOf(pair.key) : pair.key
       const index = at.get(key)
       if (index === undefined) at.set(key, out.push(pair) - 1)
-      else out[index] = new (yaml().Pair)(out[index]!.key, pair.value) as Pair
+      else out[index] = { key: out[index]!.key, value: pair.value }
     }
     return out
   }
@@ -389,16 +390,6 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
 
 const INVALID = Symbol('invalid')
 
-/** A node's plain value, with `<<` merge keys applied; INVALID for alias bombs and broken aliases. */
-function toJS(node: unknown, doc: Document): unknown {
-  if (node === null || node === undefined) return null
-  try {
-    return (node as Node).toJS(doc, { maxAliasCount: 100 })
-  } catch {
-    return INVALID
-  }
-}
-
 /**
  * The Taskfile go-task takes in a directory: the first default name that exists (`Exists` in
  * go-task stats the name, so a directory with that name wins and then fails to read). Returns the
@@ -414,8 +405,8 @@ export function pickTaskfile(dir: string, fs: Pick<ReadOptions, 'isFile' | 'isDi
   return { shadowing }
 }
 
-function includeFrom(pair: Pair, value: unknown, line: number | undefined): Include | undefined {
-  const namespace = yaml().isScalar(pair.key) ? str(pair.key.value) : undefined
+function includeFrom(key: YamlNode, value: unknown, line: number | undefined): Include | undefined {
+  const namespace = str(scalarOf(key))
   if (namespace === undefined) return undefined
   const base = { namespace, optional: false, internal: false, flatten: false, aliases: [], excludes: [], ...(line ? { line } : {}) }
   if (typeof value === 'string') return { ...base, taskfile: value }
