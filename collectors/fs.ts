@@ -119,6 +119,8 @@ export function readFileText(path: string, options: ReadTextOptions = {}): ReadO
       chunks.push(n === buf.length ? buf : buf.subarray(0, n))
       total += n
       if (total > limit) return refuse(`is over the ${mib(limit)} limit for a manifest (${limitName})`)
+      // A regular file reads short only at its end: no second read to learn that.
+      if (n < buf.length) break
       size = Math.min(64 * 1024, limit + 1 - total)
     }
     const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)).toString('utf8')

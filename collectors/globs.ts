@@ -109,8 +109,12 @@ export interface CrawlOptions {
 }
 
 export interface Crawler {
-  /** A directory's entries; none when it was listed before (by real path), is outside the root when that is asked, or past the cap or budget. */
-  readdir(path: string): Dirent[]
+  /**
+   * A directory's entries; none when it was listed before (by real path), is outside the root when
+   * that is asked, or past the cap or budget. `real`: its real path, when the caller knows it
+   * without asking (a plain directory in its parent's listing: the parent's real path and its name).
+   */
+  readdir(path: string, real?: string): Dirent[]
   /** A stat following links; throws ENOENT when nothing is there. */
   stat(path: string): Stats
   realpath(path: string): string
@@ -123,7 +127,7 @@ export interface Crawler {
 export function crawler(root: string, options: CrawlOptions): Crawler {
   const base = realRoot(root)
   const listed = new Set<string>()
-  const readdir = (path: string): Dirent[] => {
+  const readdir = (path: string, known?: string): Dirent[] => {
     if (outOfTime()) return []
     const guard = activeGuard()
     if (guard && guard.directories >= MAX_DIRECTORIES) {
@@ -132,7 +136,7 @@ export function crawler(root: string, options: CrawlOptions): Crawler {
     }
     let real: string
     try {
-      real = observedRealpath(path)
+      real = known ?? observedRealpath(path)
     } catch {
       return []
     }
@@ -158,7 +162,7 @@ export function crawlFs(root: string, options: CrawlOptions) {
   const c = crawler(root, options)
   // tinyglobby types its adapter as node:fs itself; the crawler calls readdirSync(path, { withFileTypes: true }),
   // and realpathSync and statSync(path) when it follows a symbolic link.
-  return { readdirSync: c.readdir as never, realpathSync: c.realpath as never, statSync: c.stat as never }
+  return { readdirSync: ((path: string) => c.readdir(path)) as never, realpathSync: c.realpath as never, statSync: c.stat as never }
 }
 
 export interface BoundedGlobOptions {

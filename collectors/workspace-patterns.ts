@@ -6,6 +6,7 @@
 import type { Dirent } from 'node:fs'
 import { join, posix } from 'node:path'
 import { listDir, resolveInsideRoot, statPath } from './fs.js'
+import { realRoot } from './guard.js'
 import { boundedGlob, crawler } from './globs.js'
 
 /**
@@ -56,11 +57,13 @@ export function globstarPrefix(p: string): string | undefined {
  */
 export function manifestDirsUnder(root: string, prefix: string, skipped: readonly string[], nestedFile?: string, realOf?: Map<string, string>): { dirs: string[]; nested: string[] } {
   const fs = crawler(root, { insideRoot: true })
+  const base = realRoot(root)
   const dirs: string[] = []
   const nested: string[] = []
-  // `real`: the directory's real path relative to the root's, when known without asking (see childDirs).
+  // `real`: the directory's real path relative to the root's, when known without asking (see
+  // childDirs); then the crawler needn't ask for it either.
   const visit = (rel: string, real: string | undefined) => {
-    const entries = fs.readdir(rel === '' ? root : join(root, rel))
+    const entries = fs.readdir(rel === '' ? root : join(root, rel), real === undefined ? undefined : real === '.' ? base : join(base, real))
     const below: Array<[string, string | undefined]> = []
     const self = rel === '' ? '.' : rel
     for (const e of entries) {
