@@ -2,13 +2,13 @@
 // them nested one level further), 1,000 / 2,500 / 5,000 tasks, against two baselines in the same
 // run: the real go-task's listing (`task --list-all --json`, the pinned go-task-bin wheel from
 // test/setup/40-tools.sh), and the floor any static reader pays: parsing the same files with the
-// yaml package and nothing else. Medians of several runs; "overhead" is collector time over
-// parse-only time.
+// YAML library the collector reads them with (js-yaml's event stream) and nothing else. Medians of
+// several runs; "overhead" is collector time over parse-only time.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { loadavg, availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseDocument } from 'yaml'
+import { parseEvents } from 'js-yaml'
 import { taskCollector } from '../dist/collectors/task.js'
 import { findBin } from './scripts.bench.mjs'
 
@@ -92,7 +92,7 @@ for (const size of SIZES) {
   try {
     const files = build(dir, size)
     const ours = time(() => taskCollector.collect({ root: dir, options: { enabled: true } }))
-    const parseOnly = time(() => files.map((f) => parseDocument(readFileSync(f, 'utf8'))))
+    const parseOnly = time(() => files.map((f) => parseEvents(readFileSync(f, 'utf8'), {})))
     const goTask = TASK ? time(() => execFileSync(TASK, ['--list-all', '--json'], { cwd: dir, stdio: 'ignore' })) : undefined
     rows.push({ size, files: ours.result.files.length, recipes: ours.result.recipes.length, ours, parse: parseOnly, goTask })
   } finally {
@@ -100,7 +100,7 @@ for (const size of SIZES) {
   }
 }
 
-console.log(`task collector vs task --list-all --json and a parse-only baseline (yaml parseDocument of the same files), median of ${RUNS} runs; load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`)
+console.log(`task collector vs task --list-all --json and a parse-only baseline (js-yaml parseEvents of the same files), median of ${RUNS} runs; load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} cores`)
 if (!TASK) console.log('(go-task is not on PATH: source test/setup/40-tools.sh, or npm run bench)')
 console.log('tasks  files  listed | wall ms: collector  parse-only  overhead  go-task  ratio | cpu ms: collector  parse-only  overhead | collector cpu us/task')
 for (const r of rows) {
