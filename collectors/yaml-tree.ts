@@ -8,6 +8,7 @@
  * values are made here, from the tree, by the YAML 1.2 core schema with `<<` merge keys (what
  * go-task's go-yaml and pnpm's js-yaml read). A tag outside the core schema keeps the scalar's text.
  */
+import { positionLocator } from './json-text.js'
 import { yamlEvents } from './lazy.js'
 
 interface NodeBase {
@@ -63,13 +64,6 @@ const ALIAS = 5
 const POP = 6
 const PLAIN = 1
 
-/** Offsets of every line start, for `lineAt`. */
-function lineStarts(text: string): number[] {
-  const starts = [0]
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
-  return starts
-}
-
 /** Parses `text`; a syntax error throws YamlSyntaxError with the library's reason and the line. */
 export function parseYamlTree(text: string): YamlDocument {
   const lib = yamlEvents()
@@ -81,17 +75,8 @@ export function parseYamlTree(text: string): YamlDocument {
     const at = (n: number | undefined) => (typeof n === 'number' ? n + 1 : undefined)
     throw new YamlSyntaxError(e.reason ?? String(e.message ?? error), at(e.mark?.line), at(e.mark?.column))
   }
-  const starts = lineStarts(text)
-  const lineAt = (offset: number): number => {
-    let lo = 0
-    let hi = starts.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (starts[mid]! <= offset) lo = mid
-      else hi = mid - 1
-    }
-    return lo + 1
-  }
+  const locate = positionLocator(text)
+  const lineAt = (offset: number): number => locate(offset).line
   const anchors = new Map<string, YamlNode>()
   let documents = 0
   let contents: YamlNode | undefined
