@@ -206,6 +206,8 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
     }
     /** The node behind an alias (an anchor's node), or the node itself. */
     const resolved = (node: YamlNode | undefined): YamlNode | undefined => (node?.kind === 'alias' ? doc.anchors.get(node.name) : node)
+    // go-task accepts a repeated key in "tasks" and "includes" (its ordered maps keep the first
+    // position and the last value) and refuses one anywhere else.
     const orderedMaps = new Set<YamlNode | undefined>([resolved(field('tasks')?.value), resolved(field('includes')?.value)])
     const duplicate = duplicateKey(top, orderedMaps)
     if (duplicate) {
