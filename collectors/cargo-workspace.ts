@@ -5,8 +5,38 @@
  */
 import { tinyglobby } from './lazy.js'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { preview, resolveInsideRoot } from './fs.js'
+import { preview, resolveInsideRoot, statPath } from './fs.js'
 import { boundedGlob } from './globs.js'
+import { childDirs, GLOB_SYNTAX } from './workspace-patterns.js'
+
+/** `crates/*` → 'crates', `*` → '': every directory of one plain directory, the usual member glob. */
+function starPrefix(pattern: string): string | undefined {
+  if (pattern === '*') return ''
+  return pattern.endsWith('/*') && !GLOB_SYNTAX.test(pattern.slice(0, -2)) ? pattern.slice(0, -2) : undefined
+}
+
+/** Whether a members entry is a glob: asked of the glob library only when the text could be one. */
+function isGlob(pattern: string): boolean {
+  return GLOB_SYNTAX.test(pattern) && (starPrefix(pattern) !== undefined || tinyglobby().isDynamicPattern(pattern))
+}
+
+/**
+ * The directories `prefix/*` matches, as cargo's glob finds them (dot-directories too, links
+ * followed to directories), absolute and sorted; one listing, and none when the prefix is a link
+ * out of the root. A plain directory comes with its real path relative to the root's (its parent's
+ * and its name), so that no one asks for it again.
+ */
+function starMatches(root: string, prefix: string): { dir: string; real?: string }[] {
+  const realOf = new Map<string, string>()
+  const out: { dir: string; real?: string }[] = []
+  for (const rel of childDirs(root, prefix, realOf, true)) {
+    const real = realOf.get(rel)
+    const dir = join(root, ...rel.split('/'))
+    if (real !== undefined) out.push({ dir, real })
+    else if (statPath(dir)?.isDirectory()) out.push({ dir })
+  }
+  return out.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))
+}
 
 /**
  * A member or path dependency by real path, when it is inside the root: the root itself as given
@@ -53,7 +83,7 @@ export class WorkspaceRules {
   constructor(readonly root: string, workspace: Record<string, unknown>) {
     this.excludes = strings(workspace.exclude).map((e) => resolve(root, trimSlashes(e)))
     this.literalMembers = strings(workspace.members)
-      .filter((m) => !tinyglobby().isDynamicPattern(trimSlashes(m)))
+      .filter((m) => !isGlob(trimSlashes(m)))
       .map((m) => resolve(root, trimSlashes(m)))
   }
   /** cargo's is_excluded: under an exclude path and not under a literally named member. */
@@ -82,7 +112,7 @@ export function expandMembers(root: string, workspace: Record<string, unknown>, 
       continue
     }
     const pattern = trimSlashes(entry)
-    if (!tinyglobby().isDynamicPattern(pattern)) {
+    if (!isGlob(pattern)) {
       const m = memberInside(root, resolve(root, pattern))
       if ('refused' in m) problems.push({ severity: 'error', message: `workspace member "${preview(entry)}": ${m.refused}; command-scout reads only members inside the scanned directory` })
       else members.push({ dir: 'dir' in m ? m.dir : resolve(root, pattern), via: entry })
@@ -92,19 +122,31 @@ export function expandMembers(root: string, workspace: Record<string, unknown>, 
       problems.push({ severity: 'error', message: `workspace member glob "${preview(entry)}" reaches outside the scanned directory (a leading "/" or ".."); it is not searched` })
       continue
     }
-    // Without `**` a pattern matches at a fixed depth; telling the crawler so keeps it out of
-    // every crate's own tree (src/, target/), which otherwise dominates the scan.
-    const segments = pattern.split('/').filter((p) => p !== '' && p !== '.')
-    const deep = pattern.includes('**') ? Infinity : Math.max(0, segments.length - 1)
-    const { files: found, bad } = boundedGlob([pattern], { cwd: root, root, insideRoot: true, onlyDirectories: true, dot: true, absolute: true, deep })
-    if (bad.length > 0) {
-      problems.push({ severity: 'error', message: `workspace member glob "${preview(entry)}" is not a glob command-scout can read (${bad[0]!.reason}); it is skipped` })
-      continue
-    }
     const matches: string[] = []
-    for (const m of found.map((f) => resolve(f)).sort()) {
-      const inside = memberInside(root, m)
-      if ('dir' in inside && !matches.includes(inside.dir)) matches.push(inside.dir)
+    const add = (dir: string) => !matches.includes(dir) && matches.push(dir)
+    const star = starPrefix(pattern)
+    if (star !== undefined) {
+      for (const m of starMatches(root, star)) {
+        if (m.real !== undefined) add(join(root, ...m.real.split('/')))
+        else {
+          const inside = memberInside(root, m.dir)
+          if ('dir' in inside) add(inside.dir)
+        }
+      }
+    } else {
+      // Without `**` a pattern matches at a fixed depth; telling the crawler so keeps it out of
+      // every crate's own tree (src/, target/), which otherwise dominates the scan.
+      const segments = pattern.split('/').filter((p) => p !== '' && p !== '.')
+      const deep = pattern.includes('**') ? Infinity : Math.max(0, segments.length - 1)
+      const { files: found, bad } = boundedGlob([pattern], { cwd: root, root, insideRoot: true, onlyDirectories: true, dot: true, absolute: true, deep })
+      if (bad.length > 0) {
+        problems.push({ severity: 'error', message: `workspace member glob "${preview(entry)}" is not a glob command-scout can read (${bad[0]!.reason}); it is skipped` })
+        continue
+      }
+      for (const m of found.map((f) => resolve(f)).sort()) {
+        const inside = memberInside(root, m)
+        if ('dir' in inside) add(inside.dir)
+      }
     }
     if (matches.length === 0) {
       problems.push({ severity: 'error', message: `workspace member glob "${preview(entry)}" matches no directory; cargo fails to load the workspace: fix the glob or remove it` })

@@ -39,7 +39,8 @@ export function globSafely(patterns: readonly string[], options: { cwd: string; 
   return { files, bad: bad.map((b) => b.pattern), reasons: new Map(bad.map((b) => [b.pattern, b.reason])) }
 }
 
-const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/
+/** Characters a glob needs: a pattern without any of them is a plain path. */
+export const GLOB_SYNTAX = /[*?[\]{}()!+@\\]/
 
 /** `libs/**` → 'libs', `**` → '': a pattern for every directory under a plain prefix; else undefined. */
 export function globstarPrefix(p: string): string | undefined {
@@ -109,10 +110,10 @@ export function fileExists(path: string): boolean {
 
 /**
  * Subdirectories (and symlinks, as globs follow them) of a root-relative directory, minus
- * dot-directories. A plain subdirectory's real path is its parent's plus its name: with `realOf`,
+ * dot-directories unless `dot`. A plain subdirectory's real path is its parent's plus its name: with `realOf`,
  * each such child's real path relative to the root's is put there, so that no one asks for it.
  */
-export function childDirs(root: string, dir: string, realOf?: Map<string, string>): string[] {
+export function childDirs(root: string, dir: string, realOf?: Map<string, string>, dot = false): string[] {
   let entries: Dirent[]
   // A parent that is a link out of the root (`packages -> /etc`) is not listed at all.
   const parent = resolveInsideRoot(root, dir === '' ? '.' : dir)
@@ -124,7 +125,7 @@ export function childDirs(root: string, dir: string, realOf?: Map<string, string
   }
   const out: string[] = []
   for (const e of entries) {
-    if (e.name.startsWith('.') || !(e.isDirectory() || e.isSymbolicLink())) continue
+    if ((!dot && e.name.startsWith('.')) || !(e.isDirectory() || e.isSymbolicLink())) continue
     const child = dir === '' ? e.name : `${dir}/${e.name}`
     out.push(child)
     if (realOf && e.isDirectory()) realOf.set(child, parent.rel === '.' ? e.name : `${parent.rel}/${e.name}`)

@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
-import { cpSync, mkdtempSync, rmSync, readdirSync, existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync, readdirSync, existsSync, mkdirSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -273,4 +273,36 @@ test('a library example is built, not run: cargo refuses `cargo run --example` f
     const check = spawnSync('/bin/sh', ['-c', `${recipes.find((r) => r.name === 'check').command} --offline`], { cwd: dir, encoding: 'utf8', env })
     assert.equal(check.status, 0, check.stderr)
   })
+})
+
+test('members = ["crates/*"] matches what cargo matches: dot-directories, a link to a crate elsewhere, a link out of the root, files', { skip }, () => {
+  const dir = mkdtempSync(join(SCRATCH, 'cs-cargo-star-'))
+  const outside = mkdtempSync(join(SCRATCH, 'cs-cargo-out-'))
+  const home = mkdtempSync(join(SCRATCH, 'cs-cargo-home-'))
+  try {
+    const crate = (at, name) => {
+      mkdirSync(join(at, 'src'), { recursive: true })
+      writeFileSync(join(at, 'src', 'main.rs'), 'fn main() {}\n')
+      writeFileSync(join(at, 'Cargo.toml'), `[package]\nname = "${name}"\nversion = "0.1.0"\nedition = "2021"\n`)
+    }
+    crate(join(dir, 'crates', 'a'), 'a')
+    crate(join(dir, 'crates', '.hidden'), 'hidden')
+    crate(join(dir, 'real', 'b'), 'b')
+    crate(join(outside, 'o'), 'o')
+    writeFileSync(join(dir, 'crates', 'notes.txt'), 'not a crate\n')
+    symlinkSync(join(dir, 'real', 'b'), join(dir, 'crates', 'b-link'))
+    symlinkSync(join(dir, 'crates', 'notes.txt'), join(dir, 'crates', 'file-link'))
+    writeFileSync(join(dir, 'Cargo.toml'), '[workspace]\nresolver = "2"\nmembers = ["crates/*"]\n')
+    const meta = metadata(dir, home)
+    assert.ok(meta.ok, meta.stderr)
+    const theirs = meta.json.packages.map((p) => p.name).sort()
+    const ours = [...new Set(collectCargo(dir).recipes.filter((r) => !r.implied).map((r) => r.scope))].sort()
+    assert.deepEqual(ours, theirs)
+    // A link out of the root is no member for command-scout (cargo would read it); with it, the rest stays.
+    symlinkSync(join(outside, 'o'), join(dir, 'crates', 'out-link'))
+    const withOut = [...new Set(collectCargo(dir).recipes.filter((r) => !r.implied).map((r) => r.scope))].sort()
+    assert.deepEqual(withOut, theirs)
+  } finally {
+    for (const d of [dir, outside, home]) rmSync(d, { recursive: true, force: true })
+  }
 })
