@@ -27,9 +27,9 @@ function wall(fn) {
 }
 
 /** Peak resident memory (KiB) of a process, from GNU time; undefined where it is not installed. */
-function peakKiB(file, args) {
+function peakKiB(file, args, env = process.env) {
   if (!existsSync('/usr/bin/time')) return undefined
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', file, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] })
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', file, ...args], { encoding: 'utf8', env, stdio: ['ignore', 'ignore', 'pipe'] })
   return Number(r.stderr.trim().split('\n').at(-1))
 }
 
@@ -89,12 +89,14 @@ try {
       firsts.push(wall(() => scan(dir, WITH_CACHE)))
       scans.push(wall(() => scan(dir, WITH_CACHE)))
     }
+    // Peaks before the runner's listing: a runner may write into the repository (pnpm does), and a
+    // scan of files that just changed is not remembered, so the repeat would not be a replay.
+    forgetScans(true)
+    const peakFirst = peakKiB(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir], WITH_CACHE)
+    const peak = peakKiB(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir], WITH_CACHE)
     const runner = runnerFor()
     const runnerMs = runner ? median(Array.from({ length: Math.max(3, Math.floor(RUNS / 2)) }, () => wall(() => runner(dir)))) : undefined
     const [cold, first, ms, floor] = [colds, firsts, scans, floors].map(median)
-    forgetScans(true)
-    const peakFirst = peakKiB(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir])
-    const peak = peakKiB(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir])
     const mib = (k) => (k ? (k / 1024).toFixed(1) : 'n/a')
     rows.push([name, recipes, fmt(cold), fmt(first), fmt(ms), fmt(floor), `+${(first - floor).toFixed(1)} ms`, `+${(ms - floor).toFixed(1)} ms`, runner ? `${fmt(runnerMs)} (${runnerName})` : `n/a (${runnerName.split(' ')[0]} not installed)`, runnerMs ? `${(ms / runnerMs).toFixed(2)}x` : 'n/a', mib(peakFirst), mib(peak)])
   }
