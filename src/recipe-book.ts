@@ -20,8 +20,12 @@ export const RESERVED_TOOL_NAMES: ReadonlySet<string> = new Set([
 
 export const MAX_TOOL_NAME = 64
 
+/** A name that is its own sanitized form (`build`, `pnpm`, `test_unit`). */
+const CLEAN_NAME = /^[a-z0-9]+(?:_[a-z0-9]+)*$/
+
 /** Lowercase `[a-z0-9_]` with runs of anything else folded to one underscore. */
 export function sanitizeName(text: string): string {
+  if (CLEAN_NAME.test(text)) return text
   // Plain ASCII names (nearly all of them) skip Unicode normalization.
   const folded = (/^[\x00-\x7f]*$/.test(text) ? text : text.normalize('NFKD')).toLowerCase().replace(/[^a-z0-9]+/g, '_')
   let start = 0

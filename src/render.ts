@@ -35,21 +35,25 @@ export function scanReport(result: DiscoverResult, style: NamingStyle = 'scoped'
   const names = result.book.assignToolNames(style)
   return {
     root: result.root,
-    recipes: result.book.entries().map((r: Recipe) => ({
-      id: r.id,
-      tool: names.get(r.id)!,
-      source: r.source,
-      name: r.name,
-      command: r.command,
-      cwd: r.cwd,
-      description: r.description,
-      file: r.file,
-      line: r.line ?? null,
-      prerequisites: [...r.prerequisites],
-      variables: [...r.variables],
-      ...(r.implied ? { implied: true as const } : {}),
-      ...(r.hook ? { hook: r.hook } : {}),
-    })),
+    recipes: result.book.entries().map((r: Recipe) => {
+      // Assigned rather than spread: a big scan makes thousands of these in code that runs once.
+      const out: ReportRecipe = {
+        id: r.id,
+        tool: names.get(r.id)!,
+        source: r.source,
+        name: r.name,
+        command: r.command,
+        cwd: r.cwd,
+        description: r.description,
+        file: r.file,
+        line: r.line ?? null,
+        prerequisites: r.prerequisites.slice(),
+        variables: r.variables.slice(),
+      }
+      if (r.implied) out.implied = true
+      if (r.hook) out.hook = r.hook
+      return out
+    }),
     diagnostics: result.diagnostics.map((d: Diagnostic) => ({
       source: d.source,
       file: d.file,
