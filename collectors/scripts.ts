@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path'
 import type { ScriptsConfig } from '../src/config.js'
-import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
+import { createDiagnostic, createRecipe, type Diagnostic, type Recipe, type RecipeInput } from '../src/recipe.js'
 import { readText } from './fs.js'
 import { parsePackageJson, type PackageManifest } from './scripts-manifest.js'
 import { LOCKFILE_RUNNERS, resolveRunner } from './scripts-runner.js'
@@ -86,19 +86,12 @@ export const scriptsCollector: Collector<ScriptsConfig> = {
       const names = new Set(manifest.scripts.map((sc) => sc.name))
       for (const script of manifest.scripts) {
         const hook = hookOf(script.name, names)
-        recipes.push(createRecipe({
-          source: SOURCE,
-          runner,
-          name: script.name,
-          command: `${runner} run ${shellWord(script.name)}`,
-          cwd: dir,
-          description: script.command,
-          file,
-          line: script.line,
-          ...(scope !== undefined ? { scope } : {}),
-          ...(runner === 'npm' ? { argsSeparator: '--' } : {}),
-          ...(hook ? { hook } : {}),
-        }))
+        // Assigned rather than spread: a big workspace makes thousands of these.
+        const input: RecipeInput = { source: SOURCE, runner, name: script.name, command: `${runner} run ${shellWord(script.name)}`, cwd: dir, description: script.command, file, line: script.line }
+        if (scope !== undefined) input.scope = scope
+        if (runner === 'npm') input.argsSeparator = '--'
+        if (hook) input.hook = hook
+        recipes.push(createRecipe(input))
       }
     }
     return { recipes, diagnostics, files }

@@ -100,8 +100,11 @@ function frozenCopy<T>(list: readonly T[] | undefined): readonly T[] {
 }
 
 /** Builds a frozen Recipe, checking the fields a collector must fill. */
+const REQUIRED_FIELDS = ['source', 'runner', 'name', 'command', 'file'] as const
+
 export function createRecipe(input: RecipeInput): Recipe {
-  for (const key of ['source', 'runner', 'name', 'command', 'file'] as const) {
+  for (let i = 0; i < REQUIRED_FIELDS.length; i++) {
+    const key = REQUIRED_FIELDS[i]!
     if (typeof input[key] !== 'string' || input[key].trim() === '') {
       throw new RecipeError(`recipe field "${key}" must be a non-empty string (got ${JSON.stringify(input[key])})`)
     }
