@@ -7,12 +7,12 @@ import { tinyglobby } from './lazy.js'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { preview, resolveInsideRoot, statPath } from './fs.js'
 import { boundedGlob } from './globs.js'
-import { childDirs, GLOB_SYNTAX } from './workspace-patterns.js'
+import { childDirs, GLOB_SYNTAX, simplePattern } from './workspace-patterns.js'
 
 /** `crates/*` → 'crates', `*` → '': every directory of one plain directory, the usual member glob. */
 function starPrefix(pattern: string): string | undefined {
-  if (pattern === '*') return ''
-  return pattern.endsWith('/*') && !GLOB_SYNTAX.test(pattern.slice(0, -2)) ? pattern.slice(0, -2) : undefined
+  const simple = simplePattern(pattern)
+  return simple?.star ? simple.prefix : undefined
 }
 
 /** Whether a members entry is a glob: asked of the glob library only when the text could be one. */

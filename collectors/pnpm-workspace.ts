@@ -2,7 +2,7 @@
  * pnpm-workspace.yaml: its `packages` patterns. The usual file is read line by line; anything
  * else goes to the YAML library.
  */
-import { parseYamlTree, scalarOf, toPlain, YamlSyntaxError, type YamlDocument, type YamlNode } from './yaml-tree.js'
+import { parseYamlTree, resolveAlias, scalarOf, toPlain, YamlSyntaxError, type YamlDocument, type YamlNode } from './yaml-tree.js'
 import type { ManifestProblem } from './scripts-manifest.js'
 
 // The usual pnpm-workspace.yaml, line by line: comments, blank lines, `packages:` and its items as
@@ -70,7 +70,7 @@ export function parsePnpmWorkspace(text: string): { patterns?: string[]; problem
   if (packages === undefined || packages === null) return { problems }
   const top = doc.contents.kind === 'map' ? doc.contents : undefined
   const field = top?.pairs.find((p) => p.key.kind === 'scalar' && String(scalarOf(p.key)) === 'packages')?.value
-  const node = field?.kind === 'alias' ? doc.anchors.get(field.name) : field
+  const node = resolveAlias(doc, field)
   const items = node?.kind === 'seq' ? node.items : []
   if (!Array.isArray(packages)) {
     problems.push({ ...lineOf(node), severity: 'error', message: '"packages" in pnpm-workspace.yaml must be a list of glob patterns; workspace packages are not listed' })

@@ -7,7 +7,7 @@
  */
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, relative, sep } from 'node:path'
-import { isMergeKey, parseYamlTree, scalarOf, toPlain, YamlSyntaxError, type YamlDocument, type YamlMap, type YamlNode } from './yaml-tree.js'
+import { isMergeKey, parseYamlTree, resolveAlias, scalarOf, toPlain, YamlSyntaxError, type YamlDocument, type YamlMap, type YamlNode } from './yaml-tree.js'
 import { envVar, isInside, realOrSelf } from './fs.js'
 import { MAX_RECIPES, realRoot } from './guard.js'
 
@@ -204,8 +204,7 @@ export function readTaskfiles(rootFile: string, options: ReadOptions): ReadResul
         return INVALID
       }
     }
-    /** The node behind an alias (an anchor's node), or the node itself. */
-    const resolved = (node: YamlNode | undefined): YamlNode | undefined => (node?.kind === 'alias' ? doc.anchors.get(node.name) : node)
+    const resolved = (node: YamlNode | undefined) => resolveAlias(doc, node)
     // go-task accepts a repeated key in "tasks" and "includes" (its ordered maps keep the first
     // position and the last value) and refuses one anywhere else.
     const orderedMaps = new Set<YamlNode | undefined>([resolved(field('tasks')?.value), resolved(field('includes')?.value)])

@@ -142,8 +142,8 @@ export function scalarValue(node: YamlScalar): string | number | boolean | null 
     // `!!str 12` stays text; the core tags name what the text would have resolved to anyway.
     if (node.tag === '!!null' && NULL.test(node.text)) return null
     if (node.tag === '!!bool' && (TRUE.test(node.text) || FALSE.test(node.text))) return TRUE.test(node.text)
-    if ((node.tag === '!!int' || node.tag === '!!float') && plainNumber(node.text) !== undefined) return plainNumber(node.text)!
-    return node.text
+    const number = node.tag === '!!int' || node.tag === '!!float' ? plainNumber(node.text) : undefined
+    return number ?? node.text
   }
   const t = node.text
   if (NULL.test(t)) return null
@@ -159,6 +159,11 @@ function plainNumber(t: string): number | undefined {
   if (INF.test(t)) return t.startsWith('-') ? -Infinity : Infinity
   if (NAN.test(t)) return NaN
   return undefined
+}
+
+/** The node an alias stands for (its anchor's node), or the node itself; undefined for an alias of no anchor. */
+export function resolveAlias(doc: YamlDocument, node: YamlNode | undefined): YamlNode | undefined {
+  return node?.kind === 'alias' ? doc.anchors.get(node.name) : node
 }
 
 /** A node's scalar value when it is a scalar, else undefined. */

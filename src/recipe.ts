@@ -99,9 +99,9 @@ function frozenCopy<T>(list: readonly T[] | undefined): readonly T[] {
   return list === undefined || list.length === 0 ? EMPTY : Object.freeze([...list])
 }
 
-/** Builds a frozen Recipe, checking the fields a collector must fill. */
 const REQUIRED_FIELDS = ['source', 'runner', 'name', 'command', 'file'] as const
 
+/** Builds a frozen Recipe, checking the fields a collector must fill. */
 export function createRecipe(input: RecipeInput): Recipe {
   for (let i = 0; i < REQUIRED_FIELDS.length; i++) {
     const key = REQUIRED_FIELDS[i]!
