@@ -1,7 +1,9 @@
 // The whole `scan --format json` process on synthetic repositories shaped like four public ones:
 // vite (a pnpm workspace of 279 packages), git (a 3,500-line Makefile with includes), tokio (a
 // 40-crate Cargo workspace) and a Taskfile with includes. Beside it, in the same run: a bare
-// `node -e 0` (the floor any Node CLI pays) and the runner's own listing of the same repository.
+// `node -e 0` (the floor any Node CLI pays), bench/floor.cjs (the least any Node program pays to
+// read the same manifests and print as much) and the runner's own listing of the same repository.
+// An empty directory's first scan shows what a scan costs before it reads any manifest.
 // The first scan of each repository is reported apart: with no cache at all (no code cache, no
 // results), and with the code cache of earlier runs but no results for this repository yet. A
 // repeat scan is the remembered one, replayed. Then what each part buys (the bundle, V8's code
@@ -9,16 +11,19 @@
 // replayed), peak memory against a bare Node, and discover() in process on the vite-shaped one.
 // Usage: node bench/shapes.bench.mjs (after npm run build); SHAPES_RUNS=15 for steadier medians.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { findBin, median, OFFLINE_ENV, PNPM_ENV, printTable } from './scripts.bench.mjs'
 import { SHAPES } from './shapes.mjs'
 
 const BIN = new URL('../bin/command-scout', import.meta.url).pathname
+const FLOOR = new URL('floor.cjs', import.meta.url).pathname
 const DIST = new URL('../dist/', import.meta.url)
 const RUNS = Number(process.env.SHAPES_RUNS ?? 9)
 const fmt = (ms) => (ms === undefined ? 'n/a' : `${ms.toFixed(1)} ms`)
+/** `t` over `base`, signed: on a busy machine a small difference can come out below zero. */
+const over = (t, base) => `${t >= base ? '+' : '−'}${Math.abs(t - base).toFixed(1)} ms`
 
 function wall(fn) {
   const t = process.hrtime.bigint()
@@ -72,18 +77,22 @@ try {
   const made = Math.max(...repos.map(([name]) => newest(dirOf(name))))
   while (Date.now() - made < 2_100) execFileSync('sleep', ['0.1'])
 
-  const rows = [['repository', 'recipes', 'no cache at all', 'first scan', 'repeat scan', 'node -e 0', 'first - node', 'repeat - node', 'runner listing', 'repeat / runner', 'peak MiB first', 'peak MiB repeat']]
+  const rows = [['repository', 'recipes', 'no cache at all', 'first scan', 'repeat scan', 'node -e 0', 'floor - node', 'first - node', 'repeat - node', 'runner listing', 'repeat / runner', 'peak MiB first', 'peak MiB repeat']]
   for (const [name, , runnerFor, runnerName] of repos) {
     const dir = dirOf(name)
-    const recipes = JSON.parse(scan(dir, NO_CACHE)).recipes.length
+    const output = scan(dir, NO_CACHE)
+    const recipes = JSON.parse(output).recipes.length
+    const floorRun = () => execFileSync(process.execPath, [FLOOR, dir, String(output.length)], { maxBuffer: 1 << 28 })
     // Interleaved, so that load on a shared machine hits all alike. A first scan: the code cache of
     // earlier runs, but nothing remembered of this repository (forgotten before each).
     const colds = []
     const firsts = []
     const scans = []
     const floors = []
+    const leasts = []
     for (let i = 0; i < RUNS; i++) {
       floors.push(wall(node0))
+      leasts.push(wall(floorRun))
       colds.push(wall(() => scan(dir, NO_CACHE)))
       forgetScans(true)
       firsts.push(wall(() => scan(dir, WITH_CACHE)))
@@ -96,12 +105,23 @@ try {
     const peak = peakKiB(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir], WITH_CACHE)
     const runner = runnerFor()
     const runnerMs = runner ? median(Array.from({ length: Math.max(3, Math.floor(RUNS / 2)) }, () => wall(() => runner(dir)))) : undefined
-    const [cold, first, ms, floor] = [colds, firsts, scans, floors].map(median)
+    const [cold, first, ms, floor, least] = [colds, firsts, scans, floors, leasts].map(median)
     const mib = (k) => (k ? (k / 1024).toFixed(1) : 'n/a')
-    rows.push([name, recipes, fmt(cold), fmt(first), fmt(ms), fmt(floor), `+${(first - floor).toFixed(1)} ms`, `+${(ms - floor).toFixed(1)} ms`, runner ? `${fmt(runnerMs)} (${runnerName})` : `n/a (${runnerName.split(' ')[0]} not installed)`, runnerMs ? `${(ms / runnerMs).toFixed(2)}x` : 'n/a', mib(peakFirst), mib(peak)])
+    rows.push([name, recipes, fmt(cold), fmt(first), fmt(ms), fmt(floor), over(least, floor), over(first, floor), over(ms, floor), runner ? `${fmt(runnerMs)} (${runnerName})` : `n/a (${runnerName.split(' ')[0]} not installed)`, runnerMs ? `${(ms / runnerMs).toFixed(2)}x` : 'n/a', mib(peakFirst), mib(peak)])
   }
-  console.log(`command-scout scan --format json, whole process (medians of ${RUNS}; goal: scan - node within 30 ms, peak within 15 MiB of a bare node)`)
+  // What a first scan costs before any manifest: the CLI's own start, every collector's look for its files, the results and the record.
+  const empty = join(base, 'empty')
+  mkdirSync(empty)
+  const emptyFirst = []
+  const emptyNode = []
+  for (let i = 0; i < RUNS; i++) {
+    emptyNode.push(wall(node0))
+    forgetScans(true)
+    emptyFirst.push(wall(() => scan(empty, WITH_CACHE)))
+  }
+  console.log(`command-scout scan --format json, whole process (medians of ${RUNS}; goal: scan - node within 30 ms, peak within 15 MiB of a bare node; floor: bench/floor.cjs)`)
   printTable(rows)
+  console.log(`an empty directory, first scan: ${over(median(emptyFirst), median(emptyNode))} over node -e 0`)
   const nodePeak = peakKiB(process.execPath, ['-e', '0'])
   if (nodePeak) console.log(`peak memory of node -e 0: ${(nodePeak / 1024).toFixed(1)} MiB`)
 
