@@ -1,13 +1,14 @@
 /**
- * The bin, example and test targets of one Cargo package, as cargo infers them (Cargo book,
- * "Target auto-discovery"): declared `[[bin]]`/`[[example]]`/`[[test]]` tables merged with the
- * files cargo finds by itself, unless `package.autobins`/`autoexamples`/`autotests` is false.
+ * The bin, example, test and bench targets of one Cargo package, as cargo infers them (Cargo book,
+ * "Target auto-discovery"): declared `[[bin]]`/`[[example]]`/`[[test]]`/`[[bench]]` tables merged
+ * with the files cargo finds by itself, unless `package.autobins`/`autoexamples`/`autotests`/
+ * `autobenches` is false.
  */
 import { join } from 'node:path'
 import { listDir, resolveInsideRoot, statPath } from './fs.js'
 import { activeGuard } from './guard.js'
 
-export type TargetKind = 'bin' | 'example' | 'test'
+export type TargetKind = 'bin' | 'example' | 'test' | 'bench'
 
 export interface CargoTarget {
   readonly kind: TargetKind
@@ -45,6 +46,7 @@ const KINDS: ReadonlyArray<{ kind: TargetKind; table: string; auto: string; dir:
   { kind: 'bin', table: 'bin', auto: 'autobins', dir: 'src/bin' },
   { kind: 'example', table: 'example', auto: 'autoexamples', dir: 'examples' },
   { kind: 'test', table: 'test', auto: 'autotests', dir: 'tests' },
+  { kind: 'bench', table: 'bench', auto: 'autobenches', dir: 'benches' },
 ]
 
 /**

@@ -1,13 +1,13 @@
 /**
- * The cargo collector: the bin, example and test targets of the Cargo package or workspace at
+ * The cargo collector: the bin, example, test and bench targets of the Cargo package or workspace at
  * the root, read statically from Cargo.toml files (parsed with smol-toml) and the source layout.
  *
  * Names and commands follow the recipe-tool seed: one package gives `bin/<name>` →
  * `cargo run --bin <name>`, `example/<name>` → `cargo run --example <name>`, `test/<name>` →
- * `cargo test --test <name>`; a workspace of several packages prefixes the package
- * (`<package>/bin/<name>` → `cargo run -p <package> --bin <name>`, scope = the package). Every
- * command runs from the root (the workspace root). A target with `required-features` gets
- * `--features` so that the command runs as written.
+ * `cargo test --test <name>`, `bench/<name>` → `cargo bench --bench <name>`; a workspace of
+ * several packages prefixes the package (`<package>/bin/<name>` → `cargo run -p <package> --bin
+ * <name>`, scope = the package). Every command runs from the root (the workspace root). A target
+ * with `required-features` gets `--features` so that the command runs as written.
  */
 import { join, resolve } from 'node:path'
 import type { TomlError } from 'smol-toml'
@@ -142,7 +142,7 @@ export function loadPackages(root: string): { packages: CargoPackage[]; diagnost
   return { packages, diagnostics: s.diagnostics, files: s.files }
 }
 
-const KIND_TEXT = { bin: 'binary', example: 'example', test: 'integration test' } as const
+const KIND_TEXT = { bin: 'binary', example: 'example', test: 'integration test', bench: 'benchmark' } as const
 
 /** Recipes for the packages' targets: seed names and commands, prefixed when there are several packages. */
 export function cargoRecipes(root: string, packages: readonly CargoPackage[]): Recipe[] {
@@ -156,7 +156,7 @@ export function cargoRecipes(root: string, packages: readonly CargoPackage[]): R
     for (const t of pkg.targets) {
       const features = t.requiredFeatures.length ? ` --features ${shellWord(t.requiredFeatures.join(','))}` : ''
       // cargo refuses to run a library example ("is a library and cannot be executed"); it builds it.
-      const verb = t.kind === 'test' ? 'test' : t.library ? 'build' : 'run'
+      const verb = t.kind === 'test' || t.kind === 'bench' ? t.kind : t.library ? 'build' : 'run'
       const notes = [`${t.library ? 'library example' : KIND_TEXT[t.kind]} \`${t.name}\` (${under(t.path)})`]
       if (multi) notes.push(`of package ${pkg.name}`)
       if (t.requiredFeatures.length) notes.push(`requires features ${t.requiredFeatures.join(', ')}`)

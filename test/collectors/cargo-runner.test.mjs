@@ -39,12 +39,12 @@ function metadata(dir, home) {
   return { ok: r.status === 0, json: r.status === 0 ? JSON.parse(r.stdout) : undefined, stderr: r.stderr }
 }
 
-/** package → sorted `kind/name` of its bin, example and test targets. */
+/** package → sorted `kind/name` of its bin, example, test and bench targets. */
 function theirTargets(meta) {
   const out = {}
   for (const p of meta.packages) {
     out[p.name] = p.targets
-      .filter((t) => ['bin', 'example', 'test'].includes(t.kind[0]))
+      .filter((t) => ['bin', 'example', 'test', 'bench'].includes(t.kind[0]))
       .map((t) => `${t.kind[0]}/${t.name}${t.kind[0] === 'example' && !t.crate_types.includes('bin') ? ' (library)' : ''}${t['required-features']?.length ? ` +${t['required-features'].join(',')}` : ''}`)
       .sort()
   }
@@ -68,7 +68,7 @@ const cases = readdirSync(fixtures).filter((n) => !n.startsWith('broken-'))
 const broken = readdirSync(fixtures).filter((n) => n.startsWith('broken-'))
 
 for (const name of cases) {
-  test(`${name}: bin, example and test targets per package agree with cargo metadata`, { skip }, () => {
+  test(`${name}: bin, example, test and bench targets per package agree with cargo metadata`, { skip }, () => {
     withCopy(name, (dir, home) => {
       const meta = metadata(dir, home)
       assert.ok(meta.ok, meta.stderr)
@@ -91,7 +91,7 @@ test('workspace commands name a package and a target that cargo metadata lists',
     const names = new Set(meta.packages.flatMap((p) => p.targets.map((t) => `${p.name}:${t.kind[0]}:${t.name}`)))
     for (const r of collectCargo(dir).recipes) {
       if (r.implied) continue
-      const m = /^cargo (?:run|test) -p (\S+) --(bin|example|test) (\S+)/.exec(r.command)
+      const m = /^cargo (?:run|test|bench) -p (\S+) --(bin|example|test|bench) (\S+)/.exec(r.command)
       assert.ok(m, r.command)
       assert.ok(names.has(`${m[1]}:${m[2]}:${m[3]}`), r.command)
     }
@@ -127,7 +127,7 @@ function generatePackage(r, dir) {
   }
   if (r() < 0.7) add('src/main.rs')
   if (r() < 0.4 || files.size === 0) add('src/lib.rs', '\n')
-  for (const [base, names] of [['src/bin', ['cli', 'srv', 'tool-x']], ['examples', ['demo', 'basic']], ['tests', ['it', 'smoke']]]) {
+  for (const [base, names] of [['src/bin', ['cli', 'srv', 'tool-x']], ['examples', ['demo', 'basic']], ['tests', ['it', 'smoke']], ['benches', ['speed', 'load']]]) {
     for (const n of names) {
       const form = r()
       if (form < 0.35) add(`${base}/${n}.rs`)
@@ -137,9 +137,9 @@ function generatePackage(r, dir) {
   }
   const edition = pick(['2015', '2018', '2021', '2021', null])
   let manifest = `[package]\nname = "pkg"\nversion = "0.1.0"\n${edition ? `edition = "${edition}"\n` : ''}`
-  for (const auto of ['autobins', 'autoexamples', 'autotests']) if (r() < 0.2) manifest += `${auto} = ${pick(['true', 'false'])}\n`
+  for (const auto of ['autobins', 'autoexamples', 'autotests', 'autobenches']) if (r() < 0.2) manifest += `${auto} = ${pick(['true', 'false'])}\n`
   manifest += '\n[features]\nf = []\n'
-  for (const [kind, base, names] of [['bin', 'src/bin', ['cli', 'extra', 'pkg']], ['example', 'examples', ['demo', 'other']], ['test', 'tests', ['it', 'custom']]]) {
+  for (const [kind, base, names] of [['bin', 'src/bin', ['cli', 'extra', 'pkg']], ['example', 'examples', ['demo', 'other']], ['test', 'tests', ['it', 'custom']], ['bench', 'benches', ['speed', 'micro']]]) {
     for (const n of names) {
       if (r() > 0.3) continue
       const withPath = r() < 0.4

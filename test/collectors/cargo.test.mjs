@@ -26,7 +26,7 @@ test('single-main: src/main.rs is a bin named after the package', () => {
   assert.deepEqual(result.files, ['Cargo.toml'])
 })
 
-test('single-layouts: every layout cargo infers, declared tables merged, required-features become --features', () => {
+test('single-layouts: every layout cargo infers, declared tables merged, required-features become --features, benches run with cargo bench', () => {
   const result = collectCargo(fx('single-layouts'))
   assert.deepEqual(rows(result), [
     ['bin/gen-code', 'cargo run --bin gen-code --features codegen,extra'],
@@ -38,12 +38,17 @@ test('single-layouts: every layout cargo infers, declared tables merged, require
     ['test/custom', 'cargo test --test custom'],
     ['test/e2e', 'cargo test --test e2e'],
     ['test/smoke', 'cargo test --test smoke'],
+    ['bench/criterion', 'cargo bench --bench criterion --features extra'],
+    ['bench/parse', 'cargo bench --bench parse'],
+    ['bench/throughput', 'cargo bench --bench throughput'],
   ])
   const byName = Object.fromEntries(declared(result).map((r) => [r.name, r]))
   assert.match(byName['bin/gen-code'].description, /tools\/gen\.rs.*requires features codegen, extra/)
   assert.equal(byName['bin/gen-code'].line, 10)
   assert.match(byName['bin/server'].description, /src\/bin\/server\/main\.rs/)
   assert.equal(byName['bin/server'].line, undefined, 'inferred targets have no table line')
+  assert.match(byName['bench/criterion'].description, /^Cargo benchmark `criterion` \(perf\/criterion\.rs\)/)
+  assert.equal(byName['bench/criterion'].line, 27)
   assert.ok(!declared(result).some((r) => r.name === 'test/custom_check'), 'a declared path claims the inferred file')
   assert.deepEqual(result.diagnostics, [])
 })
@@ -65,6 +70,7 @@ test('workspace-virtual: member globs, exclude, literal members, path dependenci
     ['api/bin/api', 'cargo run -p api --bin api'],
     ['api/example/client', 'cargo run -p api --example client'],
     ['api/test/health', 'cargo test -p api --test health'],
+    ['api/bench/latency', 'cargo bench -p api --bench latency'],
     ['cli/bin/cli', 'cargo run -p cli --bin cli'],
     ['xtask/bin/xtask', 'cargo run -p xtask --bin xtask'],
     ['shared/bin/shared-tool', 'cargo run -p shared --bin shared-tool'],
