@@ -114,7 +114,8 @@ export function renderMarkdown(report: ScanReport, title = 'Commands'): string {
       const cells = [
         codeSpan(r.command),
         mdText(r.cwd),
-        mdText(r.description),
+        // A hook is documented as one: a reader should know it runs by itself around another command.
+        mdText(r.hook === undefined ? r.description : `${r.description} (${r.hook})`),
         ...(prerequisites ? [mdText(r.prerequisites.join(', '))] : []),
         ...(variables ? [r.variables.length ? r.variables.map((v) => codeSpan(v)).join(', ') : ' '] : []),
         codeSpan(r.tool),

@@ -99,7 +99,8 @@ export function renderTable(report: ScanReport, options: TableOptions = {}): str
     r.source,
     ...(showDir ? [r.cwd] : []),
     oneLine(r.command),
-    oneLine(r.description),
+    // With --all, a hook says so first: the description is the column cut first on a narrow terminal.
+    r.hook === undefined ? oneLine(r.description) : `[hook] ${oneLine(r.description)}`,
   ])
   return `${renderColumns(headers, rows, options)}${more}`
 }

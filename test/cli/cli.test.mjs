@@ -278,6 +278,10 @@ test('scan: lifecycle scripts and pre/post hooks are marked in the JSON, and sho
   assert.match(table.stdout, /2 lifecycle scripts and hooks not shown; --all lists them/)
   const all = cli(['scan', '--root', dir, '--all'])
   assert.match(all.stdout, /npm_postinstall[\s\S]*npm_prebuild[\s\S]*npm_build/)
+  // Each hook is marked as one, the command it runs after; the others are not.
+  assert.match(all.stdout, /npm run postinstall +\[hook\] node setup\.js\n/)
+  assert.match(all.stdout, /npm run prebuild +\[hook\] echo pre\n/)
+  assert.match(all.stdout, /npm run build +echo build\n/)
 })
 
 test('run: a missing runner is named with how to install it, and nothing runs (exit 127)', (t) => {

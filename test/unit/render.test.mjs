@@ -56,3 +56,12 @@ test('markdown groups by source and escapes table cells', () => {
   assert.match(md, /## make/)
   assert.match(md, /\| `make x` \| \. \| a \\\| b next line \| `make_x` \|/)
 })
+
+test('markdown documents a hook as one, with what it runs around', () => {
+  const md = renderMarkdown(report([
+    { source: 'scripts', runner: 'npm', name: 'prebuild', command: 'npm run prebuild', description: 'echo pre', file: 'package.json', hook: 'hook: runs before `build` whenever that script runs' },
+    { source: 'scripts', runner: 'npm', name: 'build', command: 'npm run build', description: 'tsc', file: 'package.json' },
+  ]))
+  assert.ok(md.includes('| `npm run prebuild` | . | echo pre (hook: runs before \\`build\\` whenever that script runs) | `npm_prebuild` |'), md)
+  assert.match(md, /\| `npm run build` \| \. \| tsc \| `npm_build` \|/)
+})
