@@ -1,6 +1,6 @@
 /**
- * The cargo collector: the bin, example, test and bench targets of the Cargo package or workspace at
- * the root, read statically from Cargo.toml files (parsed with smol-toml) and the source layout.
+ * The cargo collector: the bin, example, test and bench targets of the Cargo package or workspace
+ * at the root, read statically from Cargo.toml files (parsed with smol-toml) and the source layout.
  *
  * Names and commands follow the recipe-tool seed: one package gives `bin/<name>` →
  * `cargo run --bin <name>`, `example/<name>` → `cargo run --example <name>`, `test/<name>` →
