@@ -37,6 +37,7 @@ interface Found {
   path: string[]
   prerequisites?: string[]
   scope?: string
+  install?: string
 }
 
 /** poe's task kinds, and the key that holds each one's content. */
@@ -167,6 +168,9 @@ function ryeScripts(rye: Table, problem: (path: string[], message: string) => vo
   return out
 }
 
+/** An entry point's executable is the project's own: installing the project puts it on PATH. */
+const ENTRY_POINT_INSTALL = 'install the project into an environment from its root (pip install -e ., or uv pip install -e .), which puts its entry points on PATH'
+
 function entryPoints(project: Table, problem: (path: string[], message: string) => void): Found[] {
   const out: Found[] = []
   for (const [name, target] of Object.entries(table(project.scripts) ?? {})) {
@@ -174,7 +178,7 @@ function entryPoints(project: Table, problem: (path: string[], message: string) 
       problem(['project', 'scripts', name], `entry point "${name}" must be a "module:function" string; pip refuses the project`)
       continue
     }
-    out.push({ runner: name, name, command: shellWord(name), description: `Entry point ${target} (after pip install .)`, path: ['project', 'scripts', name] })
+    out.push({ runner: name, name, command: shellWord(name), description: `Entry point ${target} (after pip install .)`, path: ['project', 'scripts', name], install: ENTRY_POINT_INSTALL })
   }
   return out
 }
@@ -242,6 +246,7 @@ export function collectPython(root: string): CollectorResult {
       ...where,
       ...(f.prerequisites ? { prerequisites: f.prerequisites } : {}),
       ...(f.scope ? { scope: f.scope } : {}),
+      ...(f.install ? { install: f.install } : {}),
     })
   })
   return { recipes, diagnostics, files }

@@ -11,7 +11,7 @@ import { runCollector } from '../collectors/run-collector.js'
 import { normalizeConfig, type Config, type ConfigInput } from './config.js'
 import { createDiagnostic, type Diagnostic, type Recipe } from './recipe.js'
 import { RecipeBook } from './recipe-book.js'
-import { INSTALL_HINTS, onPath } from './runners.js'
+import { installHint, onPath } from './runners.js'
 import { RootCache, type ScanCacheOptions } from './scan-cache.js'
 import type { ScanInputs } from './scan-record.js'
 
@@ -123,7 +123,7 @@ export function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEn
       source: list[0]!.source,
       file: files[0]!,
       severity: 'warning',
-      message: `${runner} is not on PATH: ${list.length} recipe${list.length === 1 ? '' : 's'} from ${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''} ${list.length === 1 ? 'is' : 'are'} listed but can't run here; ${INSTALL_HINTS[runner] ?? `install ${runner}`}`,
+      message: `${runner} is not on PATH: ${list.length} recipe${list.length === 1 ? '' : 's'} from ${files.slice(0, 3).join(', ')}${files.length > 3 ? ', ...' : ''} ${list.length === 1 ? 'is' : 'are'} listed but can't run here; ${installHint(runner, list.find((r) => r.install)?.install)}`,
     }))
   }
   return out

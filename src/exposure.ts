@@ -159,7 +159,7 @@ export function recipeToolDescription(recipe: Recipe, risk?: string, runnerMissi
   }
   if (recipe.variables.length) lines.push(`Variables, as VAR=value in args: ${recipe.variables.slice(0, 8).join(', ')}${recipe.variables.length > 8 ? ', ...' : ''}`)
   if (risk) lines.push(`Asks a person for approval first: it ${risk}.`)
-  if (runnerMissing) lines.push(missingRunnerNote(recipe.runner))
+  if (runnerMissing) lines.push(missingRunnerNote(recipe.runner, recipe.install))
   return lines.join('\n')
 }
 
@@ -192,7 +192,7 @@ export function confirmationReason(recipe: Recipe, command: string): string | un
 /** Why a call can't run because its runner is not installed (which one, how to install it), or undefined. */
 export function missingRunnerRefusal(recipe: Recipe, command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const missing = missingExecutable(recipe.command, env)
-  return missing ? missingRunnerMessage(missing, command) : undefined
+  return missing ? missingRunnerMessage(missing, command, missing === recipe.runner ? recipe.install : undefined) : undefined
 }
 
 export function toolValue(recipe: Recipe, result: RunResult): RecipeToolValue {

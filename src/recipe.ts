@@ -55,6 +55,11 @@ export interface Recipe {
    * offered as a harness tool unless configured.
    */
   readonly hook?: string
+  /**
+   * How to get the runner when it is the project's own (a Python entry point, on PATH once the
+   * project is installed) rather than a tool the runner table knows; said when it is missing.
+   */
+  readonly install?: string
 }
 
 /** What a collector supplies; everything optional has a default. */
@@ -75,6 +80,7 @@ export interface RecipeInput {
   argsSeparator?: string
   implied?: boolean
   hook?: string
+  install?: string
   id?: string
 }
 
@@ -137,6 +143,7 @@ export function createRecipe(input: RecipeInput): Recipe {
   if (input.argsSeparator) recipe.argsSeparator = input.argsSeparator
   if (input.implied) recipe.implied = true
   if (input.hook) recipe.hook = input.hook
+  if (input.install) recipe.install = input.install
   return Object.freeze(recipe)
 }
 

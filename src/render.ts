@@ -21,6 +21,8 @@ export interface ReportRecipe {
   implied?: true
   /** Present for a lifecycle script or pre/post hook: what it runs around. */
   hook?: string
+  /** Present when the runner is the project's own: how to get it on PATH. */
+  install?: string
 }
 
 /** The JSON shape `scan --format json` prints; other programs rely on it. */
@@ -52,6 +54,7 @@ export function scanReport(result: DiscoverResult, style: NamingStyle = 'scoped'
       }
       if (r.implied) out.implied = true
       if (r.hook) out.hook = r.hook
+      if (r.install) out.install = r.install
       return out
     }),
     diagnostics: result.diagnostics.map((d: Diagnostic) => ({

@@ -42,18 +42,19 @@ export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): b
   return false
 }
 
-export function installHint(runner: string): string {
-  return INSTALL_HINTS[runner] ?? `install ${runner}`
+/** How to install `runner`: the recipe's own way when its collector gave one (`install`), else the table's. */
+export function installHint(runner: string, install?: string): string {
+  return install ?? INSTALL_HINTS[runner] ?? `install ${runner}`
 }
 
 /** The sentence a tool carries when its runner is not installed: which one, and how to install it. */
-export function missingRunnerNote(runner: string): string {
-  return `Warning: ${runner} is not installed here, so this fails until someone installs it (${installHint(runner)}).`
+export function missingRunnerNote(runner: string, install?: string): string {
+  return `Warning: ${runner} is not installed here, so this fails until someone installs it (${installHint(runner, install)}).`
 }
 
 /** Why a command can't run when its runner is missing: which runner, and how to install it. */
-export function missingRunnerMessage(runner: string, command: string): string {
-  return `${runner} is not installed here (not on PATH), so \`${command}\` can't run; ${installHint(runner)}, then try again`
+export function missingRunnerMessage(runner: string, command: string, install?: string): string {
+  return `${runner} is not installed here (not on PATH), so \`${command}\` can't run; ${installHint(runner, install)}, then try again`
 }
 
 /**

@@ -51,7 +51,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const cwd = resolve(result.root, recipe.cwd)
   // A missing runner gets its name and how to install it rather than the shell's "not found" (127 all the same).
   const missing = missingExecutable(recipe.command)
-  if (missing) return io.stderr(`command-scout: ${missingRunnerMessage(missing, command)}\n`), 127
+  if (missing) return io.stderr(`command-scout: ${missingRunnerMessage(missing, command, missing === recipe.runner ? recipe.install : undefined)}\n`), 127
   const budget = timeoutMs ?? config.execution.timeoutMs
   const where = recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''
   io.stderr(`$ ${command}${where}${timeoutMs !== undefined ? `   [timeout ${formatMs(budget)}]` : ''}\n`)

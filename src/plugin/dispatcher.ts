@@ -107,7 +107,9 @@ export function dispatcherDescription(tasks: readonly DispatchTask[], asksApprov
     '`op` is the task, then arguments appended verbatim: "test", "build --release", "web/test --watch". Qualify a name two runners share as `<runner>:<task>`. An unknown op answers with every task.',
   ]
   const groups = byRunner(tasks)
-  for (const runner of groups.keys()) if (missingRunners.has(runner)) lines.push(missingRunnerNote(runner).replace('this fails', `its tasks fail`))
+  for (const [runner, group] of groups) {
+    if (missingRunners.has(runner)) lines.push(missingRunnerNote(runner, group.find((t) => t.recipe.install)?.recipe.install).replace('this fails', `its tasks fail`))
+  }
   lines.push('Tasks:')
   const entry = (t: DispatchTask): string => {
     const doc = t.recipe.description.split('\n')[0]!.trim()

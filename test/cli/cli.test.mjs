@@ -284,6 +284,25 @@ test('scan: lifecycle scripts and pre/post hooks are marked in the JSON, and sho
   assert.match(all.stdout, /npm run build +echo build\n/)
 })
 
+test('a Python entry point that is not installed: scan, the JSON and run say to install the project, not a package of that name', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-cli-entry-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(join(dir, 'pyproject.toml'), '[project]\nname = "demo"\nversion = "1.0"\n\n[project.scripts]\ndemo-cli-not-installed = "demo.cli:main"\n')
+  const env = { PATH: join(process.execPath, '..') === '/usr/bin' ? '/usr/bin:/bin' : `${join(process.execPath, '..')}:/bin` }
+  const scan = cli(['scan', '--root', dir, '--format', 'json'], { env })
+  assert.equal(scan.status, 0, scan.stderr)
+  const [recipe] = JSON.parse(scan.stdout).recipes
+  assert.match(recipe.install, /^install the project into an environment from its root \(pip install -e \., or uv pip install -e \.\)/)
+  assert.match(scan.stderr, /demo-cli-not-installed is not on PATH: 1 recipe from pyproject\.toml is listed but can't run here; install the project into an environment from its root \(pip install -e \./)
+  const run = cli(['run', recipe.tool, '--root', dir], { env })
+  assert.equal(run.status, 127, run.stderr)
+  assert.match(run.stderr, /^command-scout: demo-cli-not-installed is not installed here \(not on PATH\), so `demo-cli-not-installed` can't run; install the project into an environment from its root \(pip install -e \./)
+  // A runner the table knows keeps the table's hint, and its recipes carry no install field.
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', packageManager: 'pnpm@9.0.0', scripts: { build: 'tsc' } }))
+  const both = JSON.parse(cli(['scan', '--root', dir, '--format', 'json', '--no-cache'], { env }).stdout)
+  assert.equal(both.recipes.find((r) => r.source === 'scripts').install, undefined)
+})
+
 test('run: a missing runner is named with how to install it, and nothing runs (exit 127)', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cs-cli-runner-'))
   t.after(() => rmSync(dir, { recursive: true, force: true }))

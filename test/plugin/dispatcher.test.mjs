@@ -50,4 +50,7 @@ test('the description describes at most 20 tasks per runner, names more while th
   assert.match(dispatcherDescription(tasks), /- build: Compile/)
   assert.match(dispatcherDescription(tasks), /- web\/test = npm run test/)
   assert.match(dispatcherDescription(tasks, undefined, new Set(['npm'])), /Warning: npm is not installed here, so its tasks fail until someone installs it \(install Node\.js with npm\)/)
+  // A runner that is the project's own says how to get it, from its recipes.
+  const entry = dispatchTasks(new RecipeBook([r('python', 'democli', 'democli', { file: 'pyproject.toml', command: 'democli', install: 'install the project (pip install -e .)' })]))
+  assert.match(dispatcherDescription(entry, undefined, new Set(['democli'])), /Warning: democli is not installed here, so its tasks fail until someone installs it \(install the project \(pip install -e \.\)\)/)
 })

@@ -183,6 +183,20 @@ test('npm lifecycle scripts and pre/post hooks stay in the book but are not offe
   assert.deepEqual(withHooks.ours().sort(), ['npm_build', 'npm_postinstall', 'npm_prebuild', 'npm_pretend'])
 })
 
+test('a Python entry point that is not installed: its tool description and its call say to install the project', async (t) => {
+  const repo = await tempRepo({ empty: true })
+  const { writeFile } = await import('node:fs/promises')
+  await writeFile(join(repo.dir, 'pyproject.toml'), '[project]\nname = "demo"\nversion = "1.0"\n\n[project.scripts]\ndemo-cli-not-installed = "demo.cli:main"\n')
+  const { default: pythonPlugin } = await import('../../dist/src/plugin/collectors/python.js')
+  const app = await startApp({ root: repo.dir, collectors: [pythonPlugin] })
+  t.after(async () => { await app.stop(); await repo.cleanup() })
+  const [tool] = app.ours()
+  assert.match(app.ctx.tools.get(tool).description, /Warning: demo-cli-not-installed is not installed here, so this fails until someone installs it \(install the project into an environment from its root \(pip install -e \./)
+  const result = await app.call(tool)
+  assert.equal(result.isError, true)
+  assert.match(text(result), /demo-cli-not-installed is not installed here \(not on PATH\), so `demo-cli-not-installed` can't run; install the project into an environment from its root/)
+})
+
 test('a recipe whose runner is not installed says so in its tool description, and its call explains instead of "not found"', { skip: (await import('../../dist/src/runners.js')).onPath('task') && 'task is installed here' }, async (t) => {
   const repo = await tempRepo({ empty: true })
   const { writeFile } = await import('node:fs/promises')
