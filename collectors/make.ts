@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { shellWord } from './shell-word.js'
 import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
-import { isDir, pathExists, readText, relPosix } from './fs.js'
+import { isDir, isFile, pathExists, readText, relPosix } from './fs.js'
 import { COMPUTED_GOAL, parseMakefile, type ParsedMakefile } from './make-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
 
@@ -38,6 +38,29 @@ function shadowingNames(dir: string, file: string): string[] {
 }
 
 
+/**
+ * The inputs a build system makes the Makefile from (autotools, imake-style `Makefile.in`), when
+ * there is no Makefile yet: why make offers nothing, and how to generate it. Never runs them.
+ */
+const MAKEFILE_SOURCES: ReadonlyArray<[file: string, how: string]> = [
+  ['configure', 'run ./configure'],
+  ['Makefile.in', 'run the configure script that writes the Makefile from it (./configure)'],
+  ['configure.ac', 'run autoreconf -fi, then ./configure'],
+  ['Makefile.am', 'run autoreconf -fi, then ./configure'],
+]
+
+function generatedMakefile(root: string): ReturnType<typeof createDiagnostic>[] {
+  const found = MAKEFILE_SOURCES.find(([file]) => isFile(join(root, file)))
+  if (!found) return []
+  const [file, how] = found
+  return [createDiagnostic({
+    source: 'make',
+    file,
+    severity: 'warning',
+    message: `no Makefile yet, but ${file} is here to generate one: ${how}, then scan again to list make's targets`,
+  })]
+}
+
 /** Applies the `.PHONY` policy and returns the listed targets with their descriptions. */
 export function listedTargets(parsed: ParsedMakefile): Array<{ target: ParsedMakefile['targets'][number]; description: string }> {
   const out = []
@@ -55,7 +78,7 @@ export const makeCollector: Collector = {
   manifestNames: MAKEFILE_NAMES,
   collect(ctx: CollectContext): CollectorResult {
     const rootFile = defaultMakefile(ctx.root)
-    if (!rootFile) return { recipes: [], diagnostics: [], files: [] }
+    if (!rootFile) return { recipes: [], diagnostics: generatedMakefile(ctx.root), files: [] }
     const parsed = parseMakefile(rootFile, { cwd: ctx.root, read: readText, exists: pathExists })
     const recipes: Recipe[] = []
     const relFiles = new Map<string, string>()
