@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { shellWord } from './shell-word.js'
-import { createDiagnostic, createRecipe, type Recipe } from '../src/recipe.js'
+import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import { isDir, isFile, pathExists, readText, relPosix } from './fs.js'
 import { COMPUTED_GOAL, parseMakefile, type ParsedMakefile } from './make-parse.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
@@ -49,7 +49,7 @@ const MAKEFILE_SOURCES: ReadonlyArray<[file: string, how: string]> = [
   ['Makefile.am', 'run autoreconf -fi, then ./configure'],
 ]
 
-function generatedMakefile(root: string): ReturnType<typeof createDiagnostic>[] {
+function generatedMakefile(root: string): Diagnostic[] {
   const found = MAKEFILE_SOURCES.find(([file]) => isFile(join(root, file)))
   if (!found) return []
   const [file, how] = found

@@ -13,9 +13,9 @@ import { commandWithArgs, type Recipe } from './recipe.js'
 import { RecipeBook, RESERVED_TOOL_NAMES } from './recipe-book.js'
 import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './plugin/dispatcher.js'
 import { classifyRecipeRisk } from './plugin/risk.js'
-import { missingExecutable, missingRunnerMessage, missingRunnerNote, onPath } from './runners.js'
+import { missingExecutable, missingRunnerNote, onPath } from './runners.js'
 
-export { installHint, missingRunnerNote } from './runners.js'
+export { installHint, missingRunnerNote, missingRunnerRefusal } from './runners.js'
 // The dispatcher's grammar is harness-free too; other surfaces take it from here.
 export { DispatchError, dispatchTasks, dispatcherDescription, PROMPT_TASK_CHARS, resolveOp, taskToken, type DispatchTask } from './plugin/dispatcher.js'
 
@@ -187,12 +187,6 @@ export function confirmationNeed(recipe: Recipe, command: string): { command: st
 export function confirmationReason(recipe: Recipe, command: string): string | undefined {
   const need = confirmationNeed(recipe, command)
   return need ? `\`${need.command}\` ${need.reason}` : undefined
-}
-
-/** Why a call can't run because its runner is not installed (which one, how to install it), or undefined. */
-export function missingRunnerRefusal(recipe: Recipe, command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const missing = missingExecutable(recipe.command, env)
-  return missing ? missingRunnerMessage(missing, command, missing === recipe.runner ? recipe.install : undefined) : undefined
 }
 
 export function toolValue(recipe: Recipe, result: RunResult): RecipeToolValue {

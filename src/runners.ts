@@ -1,6 +1,7 @@
 /** The runners recipes name: whether one is installed, and how a person installs it. */
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import type { Recipe } from './recipe.js'
 
 export const INSTALL_HINTS: Readonly<Record<string, string>> = {
   make: 'install GNU make (apt-get install make)',
@@ -65,4 +66,13 @@ export function missingRunnerMessage(runner: string, command: string, install?: 
 export function missingExecutable(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   const first = /^\s*([A-Za-z0-9_][A-Za-z0-9_.+-]*)(?:\s|$)/.exec(command)?.[1]
   return first !== undefined && !onPath(first, env) ? first : undefined
+}
+
+/**
+ * Why a call of `recipe` can't run because the executable its command starts with is not installed
+ * (which one, how to install it: the recipe's own way when that executable is its runner), or undefined.
+ */
+export function missingRunnerRefusal(recipe: Pick<Recipe, 'command' | 'runner' | 'install'>, command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const missing = missingExecutable(recipe.command, env)
+  return missing ? missingRunnerMessage(missing, command, missing === recipe.runner ? recipe.install : undefined) : undefined
 }

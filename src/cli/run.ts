@@ -4,7 +4,7 @@ import { quote } from 'shell-quote'
 import { EXIT_BROKEN_PIPE, outputOptions, watchRun } from '../cli-process.js'
 import { discover } from '../discover.js'
 import { commandWithArgs } from '../recipe.js'
-import { missingExecutable, missingRunnerMessage } from '../runners.js'
+import { missingRunnerRefusal } from '../runners.js'
 import { findRecipe, RecipeNotFound } from './find-recipe.js'
 import { UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
@@ -50,8 +50,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const command = commandWithArgs(recipe, extra.length ? quote(extra) : '')
   const cwd = resolve(result.root, recipe.cwd)
   // A missing runner gets its name and how to install it rather than the shell's "not found" (127 all the same).
-  const missing = missingExecutable(recipe.command)
-  if (missing) return io.stderr(`command-scout: ${missingRunnerMessage(missing, command, missing === recipe.runner ? recipe.install : undefined)}\n`), 127
+  const missing = missingRunnerRefusal(recipe, command)
+  if (missing) return io.stderr(`command-scout: ${missing}\n`), 127
   const budget = timeoutMs ?? config.execution.timeoutMs
   const where = recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''
   io.stderr(`$ ${command}${where}${timeoutMs !== undefined ? `   [timeout ${formatMs(budget)}]` : ''}\n`)
