@@ -70,7 +70,9 @@ test(`kill the chef's dsh at random points of dispatch, send and close, ${ROUNDS
     const last = Number(runs.at(-1).split('.')[0])
     return readLog(w.kitchen, id).some((e) => e.type === 'notified' && e.run === last)
   })
-  await waitFor(quiet, `a quiet kitchen (every open task settled and notified): ${JSON.stringify(taskIds(w.kitchen).map((id) => [id, runFiles(w.kitchen, id), readLog(w.kitchen, id).map((e) => `${e.type}${e.run ?? ''}`)]))}`, 600_000)
+  // Described when the wait ends: the state that never settled, with each task's cook and inbox.
+  const state = () => JSON.stringify(taskIds(w.kitchen).map((id) => [id, runFiles(w.kitchen, id), readLog(w.kitchen, id).map((e) => `${e.type}${e.run ?? ''}`), cookPid(w.kitchen, id) ? 'cook running' : '', dirList(join(w.kitchen, 'tasks', id, 'inbox')).filter((n) => n.endsWith('.msg'))]))
+  await waitFor(quiet, () => `a quiet kitchen (every open task settled and notified): ${state()}`, 600_000)
 
   const ids = taskIds(w.kitchen)
   const specs = ids.map((id) => JSON.parse(readFileSync(join(w.kitchen, 'tasks', id, 'task.json'), 'utf8')))

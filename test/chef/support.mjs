@@ -221,12 +221,13 @@ export function pidsWith(marker) {
   return out
 }
 
+/** Polls `fn` until it gives a value; `what` names the state, or is a function that describes it when the wait ends. */
 export async function waitFor(fn, what, ms = 120_000) {
   const deadline = Date.now() + ms
   for (;;) {
     const v = await fn()
     if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`)
     await new Promise((r) => setTimeout(r, 100))
   }
 }
