@@ -42,6 +42,7 @@ const ASKS = [
   'fly deploy', 'serverless deploy', 'aws s3 rm s3://b --recursive', 'gsutil rm gs://b/x', 'docker system prune -af', 'docker volume rm v', 'docker rm -f c',
   'docker compose down -v', 'dropdb app', 'psql -c "DROP TABLE users"', 'mysql -e "TRUNCATE TABLE t"', 'redis-cli FLUSHALL', 'php artisan migrate:fresh', 'php artisan db:wipe',
   'python manage.py flush --no-input', 'rails db:drop', 'bin/rails db:reset', 'npx prisma migrate reset', 'supabase db reset', './scripts/clean.sh', 'bash scripts/clean.sh', 'sh ./scripts/clean.sh',
+  'bash <<EOF\nrm -rf src\nEOF', 'echo "rm -rf src" | sh', 'psql <<EOF\nDROP TABLE x;\nEOF', "python3 - <<'EOF'\nimport shutil; shutil.rmtree('src')\nEOF",
 ]
 const FREE = [
   'rm -rf dist', 'rm -rf dist build coverage', 'rm -rf ./dist/', 'rm -rf node_modules/.cache', 'rm -rf lib', 'rm -f *.o', 'rm -rf *.egg-info', 'rm -rf dist/*', 'rm -rf generated',
@@ -50,13 +51,14 @@ const FREE = [
   'chmod +x bin/run', 'git status', 'git diff --stat', 'git checkout -b feature', 'git restore --staged .', 'git push', 'git tag v1', 'npm publish --dry-run', 'cargo publish --dry-run',
   'docker compose down', 'docker build -t x .', 'kubectl get pods', 'terraform plan', 'command -v rm', './scripts/tidy.sh', 'bash scripts/tidy.sh', 'python -c "print(1)"',
   "node -e \"require('fs').rmSync('dist',{recursive:true,force:true})\"", 'cat README.md | grep x', 'echo "rm -rf src"', 'printf "%s" "git reset --hard"',
+  'cat <<EOF > out.gen\nrm -rf src\nEOF', 'echo hi | bash', 'git log | head -5',
 ]
 
 test(`every one of ${ASKS.length} destructive lines asks, with a reason that names the command`, (t) => {
   const root = repo(t)
   const missed = []
   for (const line of ASKS) {
-    const v = judgeCommand(line.replace('\\n', '\n'), { root })
+    const v = judgeCommand(line, { root })
     if (!v.destructive) missed.push(line)
     else assert.match(v.reason, /^`[^`]+` \S/, `reason for ${line}: ${v.reason}`)
   }

@@ -22,7 +22,7 @@ import type { RecipeBook } from '../../recipe-book.js'
 import { BODY_READERS } from './bodies/index.js'
 import { argumentFindings } from './args.js'
 import { PathJudge } from './paths.js'
-import { DESTRUCTIVE_WORDS, judgeSimple, unwrap, type RuleContext } from './rules.js'
+import { DESTRUCTIVE_WORDS, judgeSimple, runsPipedInput, unwrap, type RuleContext } from './rules.js'
 import { parseShell, plainWords, type ShellWord } from './shell.js'
 import type { BodyContext, Finding, UnknownPart, Verdict } from './types.js'
 
@@ -166,6 +166,10 @@ class Judgement {
       }
       const { words } = unwrap(command.words, rule)
       if (words.length === 0) continue
+      if (runsPipedInput(words, command)) {
+        this.unknown({ text, file: file ?? '', ...(lineNo ? { line: lineNo } : {}), why: `\`${words[0]!.value}\` runs what the command before it prints`, via })
+        continue
+      }
       if (words[0]!.dynamic) {
         this.unknown({ text: command.text, file: file ?? '', ...(lineNo ? { line: lineNo } : {}), why: `the command \`${words[0]!.text}\` is known only when it runs`, via })
         continue

@@ -418,6 +418,7 @@ export function judgeSimple(command: SimpleCommand, ctx: RuleContext): Array<Rul
   if (words.length === 0) return hits
   const cwd = command.cd ?? ctx.cwd
   add(commandHit(words, hidden, { ...ctx, cwd }))
+  add(stdinHit(words, command, { ...ctx, cwd }))
   return hits
 }
 
@@ -463,6 +464,32 @@ function commandHit(words: readonly ShellWord[], hidden: boolean, ctx: RuleConte
     }
   }
   return undefined
+}
+
+/**
+ * What a command runs from its standard input: a shell or an interpreter fed a here-document (read
+ * again), or the output of the command before it (`curl ... | sh`: can't be known), SQL fed to a client.
+ */
+function stdinHit(words: readonly ShellWord[], command: SimpleCommand, ctx: RuleContext): RuleHit | undefined {
+  const head = base(words[0]!.value)
+  const reads = SHELLS.has(head) && !words.slice(1).some((w) => !isOption(w.value) || /^-[a-zA-Z]*c/.test(w.value))
+  if (command.stdin !== undefined) {
+    if (reads) ctx.nested(command.stdin, `${head} runs its standard input`)
+    else if (SQL_CLIENTS.has(head)) {
+      const m = SQL_DROP.exec(command.stdin)
+      if (m) return { kind: 'drops-data', reason: `runs SQL that deletes data (${m[0].trim()})` }
+    } else if (INLINE[head] && words.slice(1).every((w) => w.value === '-' || isOption(w.value))) {
+      return inlineHit(head, [literalWord(INLINE[head]![0]!), literalWord(command.stdin)], INLINE[head]!, ctx)
+    }
+    return undefined
+  }
+  return undefined
+}
+
+/** Whether the command is a shell running what the command before it in a pipeline prints (`curl ... | sh`). */
+export function runsPipedInput(words: readonly ShellWord[], command: SimpleCommand): boolean {
+  const head = words[0] ? base(words[0].value) : ''
+  return command.piped === true && command.stdin === undefined && SHELLS.has(head) && !words.slice(1).some((w) => !isOption(w.value) || /^-[a-zA-Z]*c/.test(w.value))
 }
 
 function shellHit(args: readonly ShellWord[], ctx: RuleContext): RuleHit | undefined {

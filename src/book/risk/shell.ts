@@ -40,6 +40,10 @@ export interface SimpleCommand {
   readonly text: string
   /** The directory a preceding `cd` in the same text moved to (relative, as written), when there was one. */
   readonly cd?: string
+  /** What its standard input holds when the text says (a here-document's or here-string's text). */
+  readonly stdin?: string
+  /** It reads the output of the command before it in a pipeline (`... | sh`). */
+  readonly piped?: true
 }
 
 export interface ParsedShell {
@@ -108,11 +112,13 @@ export function parseShell(text: string): ParsedShell {
   const commands: SimpleCommand[] = []
   let broken = (script.errors?.length ?? 0) > 0
   let cd: string | undefined
+  const piped = new Set<SyntaxNode>()
   const visit = (node: SyntaxNode): void => {
     if (commands.length >= MAX_COMMANDS) return void (broken = true)
     if ((node as { errors?: unknown[] }).errors?.length) broken = true
+    if (node.type === 'Pipeline') for (const c of (node as unknown as { commands: SyntaxNode[] }).commands.slice(1)) piped.add(c)
     if (node.type === 'Command') {
-      const simple = simpleCommand(node, text, cd)
+      const simple = simpleCommand(node, text, cd, piped.has(node))
       if (simple.words[0]?.value === 'cd' && simple.words.length === 2 && !simple.words[1]!.dynamic) cd = joinCd(cd, simple.words[1]!.value)
       commands.push(simple)
     } else if (node.type === 'Redirected') {
@@ -130,7 +136,7 @@ function joinCd(from: string | undefined, to: string): string {
   return `${from}/${to}`
 }
 
-function simpleCommand(node: Command, text: string, cd: string | undefined): SimpleCommand {
+function simpleCommand(node: Command, text: string, cd: string | undefined, isPiped: boolean): SimpleCommand {
   const assignments: { name: string; value: ShellWord }[] = []
   for (const p of node.prefix) {
     if (p.type === 'Assignment' && p.value.type === 'Word') assignments.push({ name: p.name, value: shellWord(p.value) })
@@ -138,8 +144,23 @@ function simpleCommand(node: Command, text: string, cd: string | undefined): Sim
   const words: ShellWord[] = []
   if (node.name) words.push(shellWord(node.name))
   for (const a of node.args) if (a.type === 'Word') words.push(shellWord(a))
-  const command: SimpleCommand = { assignments, words, writes: writesOf(node.redirects), text: text.slice(node.pos, node.end) }
-  return cd === undefined ? command : { ...command, cd }
+  const command: Mutable<SimpleCommand> = { assignments, words, writes: writesOf(node.redirects), text: text.slice(node.pos, node.end) }
+  if (cd !== undefined) command.cd = cd
+  const stdin = stdinOf(node.redirects)
+  if (stdin !== undefined) command.stdin = stdin
+  if (isPiped) command.piped = true
+  return command
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+/** The text a here-document or here-string feeds the command, when it has one. */
+function stdinOf(redirects: readonly Redirection[]): string | undefined {
+  for (const r of redirects) {
+    if (r.type === 'HereDoc') return r.body.text
+    if (r.type === 'HereString' && r.target) return r.target.value ?? r.target.text
+  }
+  return undefined
 }
 
 /**
