@@ -22,7 +22,7 @@ import type { RecipeBook } from '../../recipe-book.js'
 import { BODY_READERS } from './bodies/index.js'
 import { argumentFindings } from './args.js'
 import { PathJudge } from './paths.js'
-import { DESTRUCTIVE_WORDS, judgeSimple, runsPipedInput, unwrap, type RuleContext } from './rules.js'
+import { DESTRUCTIVE_WORDS, judgeSimple, nameSays, runsPipedInput, unwrap, type RuleContext } from './rules.js'
 import { parseShell, plainWords, type ShellWord } from './shell.js'
 import type { BodyContext, Finding, UnknownPart, Verdict } from './types.js'
 
@@ -184,20 +184,32 @@ class Judgement {
     const target = this.#calls?.find(values, cwd)
     if (target && target.recipe !== self) return this.recipe(target.recipe, target.rest, [...via, truncate(text, 80)], depth + 1)
     if (target) return
+    const call = canonicalCall(values, cwd)
+    if (call) {
+      // A task of a runner the book doesn't hold (another directory, a runner not scanned): only its name can be read.
+      const task = call.key.split(' ').pop()!
+      const says = self ? undefined : nameSays(task)
+      if (says) this.add([{ command: truncate(text, 120), reason: `runs the task \`${task}\`, whose body the gate can't read, and its name says it ${says}`, kind: 'unknown', via }])
+      return
+    }
     const script = scriptOf(words)
     if (script) this.#script(script, cwd, [...via, truncate(text, 80)], depth)
   }
 
-  #script(script: ShellWord, cwd: string, via: readonly string[], depth: number): void {
+  #script(script: ShellWord & { interpreter?: string }, cwd: string, via: readonly string[], depth: number): void {
     if (script.dynamic) return
     const abs = resolve(this.ctx.root, cwd, script.value)
     const text = readInside(this.ctx.root, abs, MAX_SCRIPT_BYTES)
-    if (text === undefined) return
-    const firstLine = text.slice(0, 200).split('\n')[0]!
-    if (firstLine.startsWith('#!') && !/\b(sh|bash|zsh|dash|ksh|ash)\b/.test(firstLine)) return
-    if (text.includes('\0')) return
+    const firstLine = text?.slice(0, 200).split('\n')[0] ?? ''
+    const shell = text !== undefined && !text.includes('\0') && !(firstLine.startsWith('#!') && !/\b(sh|bash|zsh|dash|ksh|ash)\b/.test(firstLine)) && !script.interpreter
+    if (!shell) {
+      // A script the gate can't read as shell (missing, too large, another language): its name is all there is.
+      const says = nameSays(script.value.replace(/^.*\//, ''))
+      if (says) this.add([{ command: script.value, reason: `runs the script ${script.value}, whose name says it ${says}`, kind: 'unknown', via }])
+      return
+    }
     const rel = relative(this.ctx.root, abs).split(sep).join('/')
-    this.line(text, cwd, via, rel, undefined, depth + 1)
+    this.line(text!, cwd, via, rel, undefined, depth + 1)
   }
 
   unknown(part: UnknownPart): void {
@@ -236,13 +248,20 @@ function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`
 }
 
-/** The file a line runs as a shell script: `./x.sh`, `scripts/reset`, `bash tools/reset`, `source env.sh`. */
-function scriptOf(words: readonly ShellWord[]): ShellWord | undefined {
+/** Interpreters whose script file is named by its first operand (read for its name only: the gate reads shell, not their languages). */
+const SCRIPT_INTERPRETERS = new Set(['node', 'python', 'python3', 'ruby', 'perl', 'php', 'tsx', 'ts-node', 'bun', 'deno', 'pwsh', 'powershell', 'lua', 'Rscript'])
+
+/** The file a line runs as a script: `./x.sh`, `scripts/reset`, `bash tools/reset`, `source env.sh`, `node scripts/deploy.mjs`. */
+function scriptOf(words: readonly ShellWord[]): (ShellWord & { interpreter?: string }) | undefined {
   const head = words[0]!
   const name = head.value.replace(/^.*\//, '')
   if (['sh', 'bash', 'zsh', 'dash', 'ksh', 'source', '.'].includes(name)) {
     const file = words.slice(1).find((w) => !w.value.startsWith('-'))
     return file && !words.some((w) => /^-[a-z]*c$/.test(w.value)) ? file : undefined
+  }
+  if (SCRIPT_INTERPRETERS.has(name)) {
+    const file = words.slice(1).find((w) => !w.value.startsWith('-') && w.value !== 'run')
+    return file && /[./]/.test(file.value) && !words.some((w) => ['-e', '-c', '-p', '--eval', '-r', 'eval'].includes(w.value)) ? { ...file, interpreter: name } : undefined
   }
   return head.value.includes('/') ? head : undefined
 }

@@ -39,8 +39,10 @@ export class PathJudge {
    * Whether deleting (or overwriting) the word's path, from `cwd` (relative to the root), needs a
    * person. The answer is a clause for the refusal: `src/, which git tracks`.
    */
-  judge(word: ShellWord, cwd: string, _how: 'delete' | 'overwrite' = 'delete'): PathJudgement {
-    if (word.dynamic) return `\`${word.text}\`, a path known only when it runs`
+  judge(word: ShellWord, cwd: string, how: 'delete' | 'overwrite' = 'delete'): PathJudgement {
+    // A path known only at run time: deleting it asks (the command says it deletes); writing to it is
+    // unknown text with no destructive word in it, which runs (`> "$OUTPUT"`, `2> >(tee log)`).
+    if (word.dynamic) return how === 'delete' ? `\`${word.text}\`, a path known only when it runs` : undefined
     const value = word.value
     if (value === '') return undefined
     if (value === '/dev/null' || /^\/dev\/(stdout|stderr|fd\/\d+|tty)$/.test(value)) return undefined
@@ -73,12 +75,34 @@ export class PathJudge {
   }
 
   #outside(value: string, abs: string): PathJudgement {
+    if (this.isScratch(abs)) return undefined
+    return `\`${value}\`, which is outside the repository`
+  }
+
+  /** Whether `abs` is scratch space: below the temp directory, not all of it, and not a directory the repository is in. */
+  isScratch(abs: string): boolean {
+    const holdsRoot = relative(abs, this.root)
+    if (holdsRoot === '' || (!holdsRoot.startsWith('..') && !isAbsolute(holdsRoot))) return false
     for (const temp of new Set([tmpdir(), '/tmp', '/var/tmp'])) {
       const rel = relative(temp, abs)
-      // Scratch space below the temp directory, but not the temp directory itself nor all of it.
-      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !/[*?[]/.test(rel.split(sep)[0]!)) return undefined
+      if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !/[*?[]/.test(rel.split(sep)[0]!)) return true
     }
-    return `\`${value}\`, which is outside the repository`
+    return false
+  }
+
+  /** Whether the word names a place inside the repository. */
+  insideRepository(word: ShellWord, cwd: string): boolean {
+    const rel = relative(this.root, this.#absolute(word.value, cwd))
+    return !rel.startsWith('..') && !isAbsolute(rel)
+  }
+
+  /** Whether the word names a place outside the repository that is not scratch space (`/usr/local/bin`, `~/.config`). */
+  outsideRepository(word: ShellWord, cwd: string): boolean {
+    if (word.dynamic) return false
+    const abs = this.#absolute(word.value, cwd)
+    if (/^\/dev\/(null|stdout|stderr|fd\/\d+|tty)$/.test(word.value)) return false
+    const rel = relative(this.root, abs)
+    return (rel.startsWith('..') || isAbsolute(rel)) && !this.isScratch(abs)
   }
 
   #inside(value: string, path: string): PathJudgement {
@@ -96,6 +120,9 @@ export class PathJudge {
     const firstGlob = segments.findIndex((s) => /[*?[{]/.test(s))
     const fixed = segments.slice(0, firstGlob === -1 ? segments.length : firstGlob)
     if (fixed.length && this.#isOutput(fixed.join('/'))) return undefined
+    // `packages/*/dist`, `**/node_modules`: everything it matches lies in an output directory.
+    const literalAfter = segments.slice(firstGlob + 1).filter((s) => !/[*?[{]/.test(s))
+    if (firstGlob !== -1 && literalAfter.some((s) => OUTPUT_DIRS.has(s)) && !this.#trackedMatch(path)) return undefined
     const name = segments[segments.length - 1]!
     if (firstGlob === segments.length - 1 && name !== '*' && name !== '.*' && name !== '**') {
       // A name pattern in a fixed directory: judge a file it would match.
@@ -168,6 +195,13 @@ export class PathJudge {
     if (this.#tracked !== undefined) return this.#tracked
     this.#tracked = null
     if (!exists(join(this.root, '.git'))) return null
+    // One `git ls-files` per repository while its index is unchanged, across judgements.
+    const stamp = indexStamp(this.root)
+    const known = TRACKED.get(this.root)
+    if (known && stamp !== undefined && known.stamp === stamp) {
+      this.#trackedDirs = known.dirs
+      return (this.#tracked = known.files)
+    }
     const run = spawnSync('git', ['-c', 'core.fsmonitor=false', '-c', 'core.quotePath=false', 'ls-files', '-z'], {
       cwd: this.root,
       encoding: 'utf8',
@@ -183,7 +217,23 @@ export class PathJudge {
     }
     this.#tracked = files
     this.#trackedDirs = dirs
+    if (stamp !== undefined) {
+      if (TRACKED.size >= 16) TRACKED.delete(TRACKED.keys().next().value!)
+      TRACKED.set(this.root, { stamp, files, dirs })
+    }
     return files
+  }
+}
+
+const TRACKED = new Map<string, { stamp: string; files: Set<string>; dirs: Set<string> }>()
+
+/** The index file's identity (size, change time, inode): a new `git add` changes it. */
+function indexStamp(root: string): string | undefined {
+  try {
+    const st = statSync(join(root, '.git', 'index'))
+    return `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`
+  } catch {
+    return undefined
   }
 }
 

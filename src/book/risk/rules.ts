@@ -194,7 +194,7 @@ const SUBCOMMAND_RULES: Readonly<Record<string, readonly SubRule[]>> = {
     R('symbolic-ref', 'discards', 'deletes a symbolic ref', { flag: 'd', with: ['--delete'] }),
     R('lfs prune', 'discards', 'prunes local LFS objects'),
   ],
-  npm: PUBLISH_PM, pnpm: PUBLISH_PM, yarn: PUBLISH_PM, bun: PUBLISH_PM,
+  npm: PUBLISH_PM, pnpm: PUBLISH_PM, pn: PUBLISH_PM, yarn: PUBLISH_PM, bun: PUBLISH_PM,
   lerna: [R('publish', 'publishes', 'publishes packages')],
   changeset: [R('publish', 'publishes', 'publishes packages')],
   changesets: [R('publish', 'publishes', 'publishes packages')],
@@ -202,7 +202,7 @@ const SUBCOMMAND_RULES: Readonly<Record<string, readonly SubRule[]>> = {
   'release-it': [R('', 'publishes', 'publishes a release', { unless: ['--dry-run', '-d'] })],
   np: [R('', 'publishes', 'publishes a package', { unless: ['--preview'] })],
   goreleaser: [R('release', 'publishes', 'publishes a release', { unless: ['--snapshot', '--skip=publish'] })],
-  cargo: [R('publish', 'publishes', 'publishes a crate', { unless: ['--dry-run', '-n'] }), R('yank', 'publishes', 'yanks a published crate'), R('owner', 'publishes', 'changes a crate\'s owners', { with: ['--remove', '-r', '--add', '-a'] })],
+  cargo: [R('release', 'publishes', 'publishes a release', { with: ['--execute', '-x'] }), R('publish', 'publishes', 'publishes a crate', { unless: ['--dry-run', '-n'] }), R('yank', 'publishes', 'yanks a published crate'), R('owner', 'publishes', 'changes a crate\'s owners', { with: ['--remove', '-r', '--add', '-a'] })],
   twine: [R('upload', 'publishes', 'uploads a package')],
   poetry: [R('publish', 'publishes', 'publishes a package', { unless: ['--dry-run'] })],
   flit: [R('publish', 'publishes', 'publishes a package')],
@@ -220,7 +220,7 @@ const SUBCOMMAND_RULES: Readonly<Record<string, readonly SubRule[]>> = {
   mvnw: [R('*', 'publishes', 'deploys artifacts', { with: ['deploy', 'release:perform', 'deploy:deploy', 'site-deploy'] })],
   gradle: [R('*', 'publishes', 'publishes artifacts', { with: ['publish', 'publishToMavenCentral', 'publishPlugins', 'uploadArchives'] })],
   gradlew: [R('*', 'publishes', 'publishes artifacts', { with: ['publish', 'publishToMavenCentral', 'publishPlugins', 'uploadArchives'] })],
-  docker: [R('push', 'publishes', 'pushes an image'), R('image push', 'publishes', 'pushes an image'), R('buildx build', 'publishes', 'pushes an image', { with: ['--push'] }),
+  docker: [R('push', 'publishes', 'pushes an image'), R('image push', 'publishes', 'pushes an image'), R('manifest push', 'publishes', 'pushes an image manifest'), R('buildx build', 'publishes', 'pushes an image', { with: ['--push'] }),
     R('system prune', 'drops-data', 'deletes containers, images, networks and caches'), R('image prune', 'drops-data', 'deletes images'), R('container prune', 'drops-data', 'deletes containers'),
     R('volume prune', 'drops-data', 'deletes volumes'), R('volume rm', 'drops-data', 'deletes volumes'), R('network prune', 'drops-data', 'deletes networks'), R('network rm', 'drops-data', 'deletes networks'),
     R('builder prune', 'drops-data', 'deletes the build cache'), R('rm', 'drops-data', 'deletes containers'), R('container rm', 'drops-data', 'deletes containers'), R('rmi', 'drops-data', 'deletes images'),
@@ -365,6 +365,11 @@ export function unwrap(words: readonly ShellWord[], ctx: RuleContext): { words: 
       const sep = after.findIndex((w) => w.value === ':::' || w.value === '::::')
       const command = after.slice(i, sep === -1 ? undefined : sep)
       const operands = sep === -1 ? [] : after.slice(sep + 1)
+      if (command.length === 0) {
+        // `parallel ::: 'rm -rf src' 'npm publish'`: each argument is a command line.
+        for (const line of operands) ctx.nested(line.dynamic ? line.text : line.value, 'parallel runs it')
+        return { words: [], hidden, assignments }
+      }
       rest = [...command.filter((w) => w.value !== '{}'), ...operands]
       hidden ||= sep === -1 || command.some((w) => w.value === '{}')
       continue
@@ -449,13 +454,15 @@ function commandHit(words: readonly ShellWord[], hidden: boolean, ctx: RuleConte
     if (m) return { kind: 'drops-data', reason: `runs SQL that deletes data (${m[0].trim()})` }
   }
   const rules = SUBCOMMAND_RULES[head] ?? SUBCOMMAND_RULES[head.replace(/^\.\//, '')]
-  if (rules) return subcommandHit(head, args, rules)
+  if (rules) return subcommandHit(head, args, rules) ?? (INLINE[head] || head === 'gh' || head === 'git' ? undefined : subcommandNameHit(head, args))
   if (head === 'php' && args[0] && base(args[0].value) === 'artisan') return subcommandHit('artisan', args.slice(1), SUBCOMMAND_RULES.artisan!)
   if (/^python[0-9.]*$/.test(head) && args[0] && base(args[0].value) === 'manage.py') return subcommandHit('manage.py', args.slice(1), SUBCOMMAND_RULES['manage.py']!)
   if (/^python[0-9.]*$/.test(head) && args[0]?.value === '-m' && args[1]?.value === 'twine') return subcommandHit('twine', args.slice(2), SUBCOMMAND_RULES.twine!)
   if ((head === 'bin/rails' || head === 'rails' || head === 'bundle') && args.some((w) => /^db:/.test(w.value))) {
     return subcommandHit('rails', args.filter((w) => w.value !== 'exec' && w.value !== 'rails' && w.value !== 'rake'), SUBCOMMAND_RULES.rails!)
   }
+  const named = INLINE[head] || SHELLS.has(head) ? undefined : subcommandNameHit(head, args)
+  if (named) return named
   if (head === 'dd') {
     const of = args.find((w) => w.value.startsWith('of='))
     if (of) {
@@ -593,8 +600,7 @@ function overwriteHit(head: string, args: readonly ShellWord[], hidden: boolean,
       const dest = targetDir !== -1 ? args[targetDir + 1] : ops[ops.length - 1]
       const sources = targetDir !== -1 ? ops : ops.slice(0, -1)
       if (!dest || sources.length === 0) return undefined
-      const outOfTree = ctx.paths.judge(dest, ctx.cwd, 'overwrite')
-      if (outOfTree?.includes('outside the repository') || dest.dynamic) {
+      if (dest.dynamic || !ctx.paths.insideRepository(dest, ctx.cwd)) {
         const bad = sources.map((w) => judge(w, 'delete')).filter(Boolean)
         if (bad.length) return { kind: 'deletes', reason: `moves out of the repository (to ${dest.text}) ${bad[0]}` }
       }
@@ -607,7 +613,11 @@ function overwriteHit(head: string, args: readonly ShellWord[], hidden: boolean,
     case 'cp':
     case 'install': {
       const ops = operands(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '--owner', '-g', '--group'])
-      const dest = ops[ops.length - 1]
+      const targetDir = args.findIndex((w) => w.value === '-t' || w.value === '--target-directory')
+      const dest = targetDir !== -1 ? args[targetDir + 1] : ops[ops.length - 1]
+      if (dest && (ops.length >= 2 || targetDir !== -1 || (head === 'install' && hasShort('d'))) && ctx.paths.outsideRepository(dest, ctx.cwd)) {
+        return { kind: 'overwrites', reason: `writes outside the repository, into \`${dest.text}\` (${head})` }
+      }
       if (!dest || ops.length < 2 || hasShort('n') || flags.includes('--no-clobber')) return undefined
       if (!ctx.paths.existingFile(dest, ctx.cwd)) return undefined
       const why = judge(dest)
@@ -698,6 +708,43 @@ function inlineHit(head: string, args: readonly ShellWord[], flags: readonly str
     if (why) return { kind: 'overwrites', reason: `overwrites ${why} (${head} code opening it for writing)` }
   }
   return undefined
+}
+
+/** Words in a task's, a script's or a subcommand's name that say what it does. */
+const NAME_WORDS: Readonly<Record<string, string>> = {
+  deploy: 'deploys', undeploy: 'removes a deployment', publish: 'publishes', unpublish: 'unpublishes', release: 'publishes a release',
+  destroy: 'destroys resources', teardown: 'tears down resources', upload: 'uploads', nuke: 'deletes everything it targets', wipe: 'wipes data',
+  purge: 'purges data', drop: 'drops data',
+}
+/** Words beside `release` that make it a build step rather than a publication (`build:release`, `release-notes`). */
+const BUILD_WORDS = new Set(['build', 'compile', 'bundle', 'dist', 'pack', 'package', 'notes', 'changelog', 'check', 'test', 'dry', 'dryrun', 'preview', 'mode', 'profile', 'flags'])
+
+/** What a name says its command does (`deploy-prod` deploys, `build:release` doesn't publish), or undefined. */
+export function nameSays(name: string): string | undefined {
+  const parts = name.replace(/\.[A-Za-z0-9]+$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+  for (const part of parts) {
+    const says = NAME_WORDS[part]
+    if (!says) continue
+    if (part === 'release' && parts.some((p) => BUILD_WORDS.has(p))) continue
+    return says
+  }
+  return undefined
+}
+
+/** Runners whose tasks are judged by their bodies (through the book), not by a subcommand's name. */
+const TASK_RUNNER_HEADS = new Set(['make', 'gmake', 'npm', 'pnpm', 'yarn', 'bun', 'just', 'task', 'deno', 'mise', 'composer', 'poe', 'pdm', 'hatch', 'rye', 'nx', 'cargo', 'go',
+  'npx', 'rake', 'invoke', 'nox', 'tox', 'gradle', 'gradlew', 'mvn', 'mvnw', 'turbo', 'lerna', 'ant', 'sbt', 'bazel', 'earthly', 'dagger', 'grunt'])
+/** A subcommand word that names the action (publish, deploy, ...): `docusaurus deploy`, `gulp publish`, `napi pre-publish`. */
+const SUBCOMMAND_NAME_WORDS = new Set(['deploy', 'undeploy', 'publish', 'unpublish', 'destroy', 'teardown', 'upload'])
+
+function subcommandNameHit(head: string, args: readonly ShellWord[]): RuleHit | undefined {
+  if (TASK_RUNNER_HEADS.has(head)) return undefined
+  const sub = args.find((w) => !isOption(w.value))
+  if (!sub || sub.dynamic) return undefined
+  const parts = sub.value.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+  const word = parts.find((p) => SUBCOMMAND_NAME_WORDS.has(p))
+  if (!word || args.some((w) => w.value === '--dry-run' || w.value === '--help' || w.value === '-h')) return undefined
+  return { kind: word.includes('deploy') || word === 'destroy' || word === 'teardown' ? 'deploys' : 'publishes', reason: `${NAME_WORDS[word]} (its subcommand \`${sub.value}\` says so)` }
 }
 
 /** Words that make an unknown body ask: the commands of the rule table, as words. */
