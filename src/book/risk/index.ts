@@ -185,6 +185,12 @@ class Judgement {
     if (target && target.recipe !== self) return this.recipe(target.recipe, target.rest, [...via, truncate(text, 80)], depth + 1)
     if (target) return
     const call = canonicalCall(values, cwd)
+    const pm = values[0]!.replace(/^.*\//, '')
+    if (call && ['pnpm', 'pn', 'yarn', 'bun'].includes(pm) && values[1] !== 'run') {
+      // `pnpm netlify deploy --prod`: no script of that name here, so the package manager runs the binary.
+      const rest = values.slice(1)
+      return this.line(rest.map(quoteWord).join(' '), cwd, [...via, truncate(text, 80)], undefined, undefined, depth + 1)
+    }
     if (call) {
       // A task of a runner the book doesn't hold (another directory, a runner not scanned): only its name can be read.
       const task = call.key.split(' ').pop()!
@@ -389,6 +395,7 @@ function canonicalCall(words: readonly string[], cwd: string): { cwd: string; ke
       return undefined
     }
     case 'pnpm':
+    case 'pn':
     case 'yarn':
     case 'bun': {
       let dir: string | undefined
