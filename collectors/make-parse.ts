@@ -7,6 +7,10 @@
  * Known differences from make, on purpose: a file included twice is read once, includes stop
  * 16 levels deep, and rules made by `$(eval ...)` are not seen.
  *
+ * With `keepRecipes` (the destructive gate's make reader, never a scan) it also keeps what the
+ * recipes run: each rule's recipe lines, target- and pattern-specific variables, `define` bodies,
+ * the commands `$(shell ...)` runs while reading, and the variable table to expand lines with.
+ *
  * Written by hand because no maintained JavaScript library parses makefiles.
  */
 import { isAbsolute, join, relative, sep as pathSep } from 'node:path'
@@ -57,6 +61,8 @@ export interface ParsedMakefile {
   defaultGoal?: string
   /** Whether a `.DEFAULT` rule has a recipe: make runs it for any goal without a rule of its own. */
   hasDefaultRecipe: boolean
+  /** What the recipes run, with the variable table to expand them: only with `keepRecipes`. */
+  recipes?: MakeRecipes
 }
 
 /** `defaultGoal` when the first rule's target is named at run time (`$(shell ...)`). */
@@ -98,6 +104,12 @@ export interface ParseOptions {
   maxFiles?: number
   /** Whether a path exists, for `$(wildcard name)` without glob characters (default: it can be read). */
   exists?: (abs: string) => boolean
+  /** Keep every rule's recipe lines and the variables (ParsedMakefile.recipes). Scans leave it off and pay nothing. */
+  keepRecipes?: boolean
+  /** Variables from make's command line (`make VAR=value`): makefile assignments to them count only with `override`. */
+  commandLine?: readonly MakeDefinition[]
+  /** Variables set before the makefiles are read (MAKECMDGOALS, CURDIR, the environment); makefiles may assign them. */
+  preset?: readonly MakeDefinition[]
 }
 
 const CONDITIONAL_OPEN = new Set(['ifeq', 'ifneq', 'ifdef', 'ifndef'])
@@ -252,6 +264,9 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     return [...found].sort()
   }
   const vars = new MakeVariables(glob, options.cwd)
+  for (const d of options.preset ?? []) vars.assign(d.name, d.op, d.value)
+  for (const d of options.commandLine ?? []) vars.commandLine(d.name, d.op, d.value)
+  const keep = options.keepRecipes ? new RecipeKeeper(vars) : undefined
   const targets = new Map<string, TargetState>()
   const phony = new Set<string>()
   const problems: MakeProblem[] = []
@@ -396,22 +411,22 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         const word = /^\s*(?:(?:override|export|private)\s+)*(define|endef)\b/.exec(first)?.[1]
         if (word === 'define') defineDepth++
         else if (word === 'endef') defineDepth--
+        keep?.defineLine(defineDepth, parts === undefined ? first : joinContinued(parts))
         continue
       }
 
       if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
         // A recipe line (with its continuations): only the variables it references matter here.
         if (skipping) continue
+        keep?.recipeLine(parts ?? [first], recipePrefix, abs, lineNo)
         for (const t of rule) t.hasRecipe = true
         if (rule.length > 0) for (const part of parts ?? [first]) if (part.includes('$')) addRecipeVariables(rule, part)
         if (docBlock.length) docBlock = []
         continue
       }
 
-      const joined = parts === undefined ? first : parts.map((p, k, all) => {
-        const trimmed = k < all.length - 1 ? p.slice(0, -1).trimEnd() : p
-        return k === 0 ? trimmed : trimmed.trimStart()
-      }).join(' ')
+      const joined = parts === undefined ? first : joinContinued(parts)
+      if (keep) keep.at(abs, lineNo)
       const { code: rawCode, comment } = joined.indexOf('#') === -1 ? { code: joined, comment: undefined } : splitComment(joined)
       // `\#` is a literal `#` outside recipes; make drops the backslash of `\ ` in names too.
       const unescaped = rawCode.indexOf('\\') === -1 ? rawCode : rawCode.replace(/\\([# ])/g, '$1')
@@ -476,7 +491,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       }
       if (word === 'define') {
         const m = /^define\s+(\S+)/.exec(rest)
-        if (m) vars.defineOpaque(vars.expand(m[1]!).value)
+        if (keep) keep.defineStart(rest, modifiers, maybe)
+        else if (m) vars.defineOpaque(vars.expand(m[1]!).value)
         defineDepth = 1
         defineStart = lineNo
         rule = null
@@ -500,6 +516,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       }
       if (word === 'vpath' || word === 'load' || word === '-load' || ((modifiers.length > 0 || MODIFIERS.has(word)) && findSeparator(rest) === undefined)) {
         // `export`, `export VAR`, `unexport VAR`, `vpath ...`: no rules and no values here.
+        keep?.exportLine(word, modifiers, rest)
         rule = null
         continue
       }
@@ -527,7 +544,8 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         const after = rest.slice(sep.index + sep.op.length)
         const value = after.trim() === '' ? '' : after.trimStart() + unescaped.slice(unescaped.trimEnd().length)
         if (name !== '') {
-          vars.assign(name, sep.op, value, maybe)
+          vars.assign(name, sep.op, value, maybe, modifiers.includes('override'))
+          if (keep && modifiers.includes('export')) keep.exported.add(name)
           if (name === '.RECIPEPREFIX') recipePrefix = vars.expand(vars.raw(name) ?? '').value[0] ?? '\t'
         }
         rule = null
@@ -549,6 +567,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       docBlock = []
       if (inner?.kind === 'assign') {
         // `target: VAR = value` sets a target-specific variable; it is not a rule.
+        keep?.targetVariables(targetText, rest.slice(sep.index + sep.op.length), abs, lineNo)
         rule = null
         continue
       }
@@ -596,6 +615,12 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         ruleTargets.push(t)
       }
       rule = ruleTargets
+      if (keep) {
+        const inline = inlineRecipe === undefined ? undefined : inlineRecipeText(joined) ?? inlineRecipe
+        const normalText = bar === -1 ? prereqText : prereqText.slice(0, bar)
+        const orderOnlyText = bar === -1 ? '' : prereqText.slice(bar + 1)
+        keep.rule({ names, normal: normalText, orderOnly: orderOnlyText, staticPattern, op: sep.op, file: abs, line: lineNo, inline, unresolved: unresolvedPrerequisites })
+      }
       if (inlineRecipe !== undefined) {
         for (const t of ruleTargets) t.hasRecipe = true
         if (ruleTargets.length > 0 && inlineRecipe.includes('$')) addRecipeVariables(ruleTargets, inlineRecipe)
@@ -625,6 +650,7 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       const badGlob = badGlobs.get(path)
       if (badGlob) problems.push({ file: from, line, severity: 'warning', message: `${directive} ${path.length > 80 ? `${path.slice(0, 77)}...` : path} is not a pattern command-scout can follow (${badGlob}); files it would include are not read` })
       for (const abs of candidates) {
+        keep?.included(abs)
         if (stack.includes(abs)) {
           const chain = [...stack.slice(stack.indexOf(abs)), abs].map((f) => relative(options.cwd, f).split(pathSep).join('/'))
           problems.push({ file: from, line, severity: 'error', message: `include cycle ${chain.join(' -> ')}: make would include these files forever; remove one of the include lines` })
@@ -710,7 +736,47 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
       unresolvedPrerequisites: t.unresolvedPrerequisites,
     })
   }
-  return { targets: list, phony, hasPhony, files, problems, defaultGoal, hasDefaultRecipe: defaultRule.hasRecipe }
+  const recipes = keep?.result(refusedOutside)
+  return { targets: list, phony, hasPhony, files, problems, defaultGoal, hasDefaultRecipe: defaultRule.hasRecipe, ...(recipes ? { recipes } : {}) }
+}
+
+/** `text` with its `$(...)` and `${...}` references cut out (the words inside them are no file names). */
+function withoutReferences(text: string): string {
+  let out = ''
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
+      const close = closingBracket(text, i + 1)
+      if (close === -1) return out
+      out += ' '
+      i = close
+    } else out += text[i]
+  }
+  return out
+}
+
+/** One logical line from its physical parts, as make joins them outside recipes: each backslash-newline and the blanks around it become one space. */
+function joinContinued(parts: readonly string[]): string {
+  return parts.map((p, k, all) => {
+    const trimmed = k < all.length - 1 ? p.slice(0, -1).trimEnd() : p
+    return k === 0 ? trimmed : trimmed.trimStart()
+  }).join(' ')
+}
+
+/**
+ * The inline recipe of a rule line (`target: prereqs ; recipe`) as make takes it: everything after
+ * the first `;` outside references, comments included (a `#` before it starts a comment instead).
+ */
+function inlineRecipeText(line: string): string | undefined {
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]
+    if (c === '$' && (line[i + 1] === '(' || line[i + 1] === '{')) {
+      const close = closingBracket(line, i + 1)
+      if (close === -1) return undefined
+      i = close
+    } else if (c === '#' && line[i - 1] !== '\\') return undefined
+    else if (c === ';') return line.slice(i + 1)
+  }
+  return undefined
 }
 
 
@@ -750,4 +816,296 @@ function conditionalArguments(text: string): [string, string] | undefined {
   }
   const m = /^(["'])(.*?)\1\s+(["'])(.*?)\3/.exec(text)
   return m ? [m[2]!, m[4]!] : undefined
+}
+
+// ---------------------------------------------------------------------------------------------
+// What recipes run (ParseOptions.keepRecipes): kept only when asked, so that scans pay nothing.
+
+/** A variable definition (`NAME op value`), from make's command line, the environment or a makefile. */
+export interface MakeDefinition {
+  readonly name: string
+  /** `=`, `:=`, `::=`, `:::=`, `+=`, `?=`. */
+  readonly op: string
+  readonly value: string
+}
+
+export interface MakeRecipeLine {
+  /**
+   * The line as written, without its recipe prefix; a continued line keeps its backslash-newlines,
+   * with the prefix of each continuation removed, as make hands it to the shell.
+   */
+  readonly text: string
+  /** Absolute path of the makefile. */
+  readonly file: string
+  readonly line: number
+}
+
+export interface MakeRule {
+  readonly targets: readonly string[]
+  readonly file: string
+  readonly line: number
+  /** Normal prerequisites as written, repeats kept (`$+`); a static pattern rule's still hold `%`. */
+  readonly prerequisites: readonly string[]
+  readonly orderOnly: readonly string[]
+  /** The recipe lines; undefined when the rule has no recipe (an empty `;` is an empty recipe). */
+  recipe: MakeRecipeLine[] | undefined
+  readonly doubleColon: boolean
+  /** `a b &: x`: one run of the recipe makes every target. */
+  readonly grouped: boolean
+  /** The target pattern of a static pattern rule (`%.o` in `objs: %.o: %.c`). */
+  readonly staticPattern?: string
+  /** Some prerequisites could not be expanded statically (they are missing from the lists). */
+  readonly unresolvedPrerequisites: boolean
+  /** The prerequisites as written, when some could not be expanded. */
+  readonly writtenPrerequisites?: string
+}
+
+export interface MakeTargetVariable extends MakeDefinition {
+  readonly override: boolean
+  /** `private`: not inherited by the prerequisites. */
+  readonly private: boolean
+  readonly file: string
+  readonly line: number
+}
+
+/** A command make runs while it reads the makefiles (`$(shell ...)`, `VAR != ...`). */
+export interface MakeShellCall {
+  /** As written in the makefile. */
+  readonly written: string
+  /** Expanded, when every reference in it is known. */
+  readonly command?: string
+  readonly file: string
+  readonly line: number
+}
+
+export interface MakeRecipes {
+  /** Explicit rules per target, in reading order (special targets such as `.DEFAULT` included). */
+  readonly rules: ReadonlyMap<string, readonly MakeRule[]>
+  /** Pattern rules (`%.o: %.c`), in reading order. */
+  readonly patternRules: readonly MakeRule[]
+  readonly targetVariables: ReadonlyMap<string, readonly MakeTargetVariable[]>
+  /** Pattern-specific variables (`%.o: CFLAGS += -g`). */
+  readonly patternVariables: ReadonlyArray<MakeTargetVariable & { readonly pattern: string }>
+  /** The variable table once every makefile is read, to expand recipe lines with (expandRecipe). */
+  readonly variables: MakeVariables
+  /** `.ONESHELL:` appears: each recipe runs as one script. */
+  readonly oneShell: boolean
+  /** The suffix list (`.SUFFIXES`), which decides `$*` in explicit rules. */
+  readonly suffixes: readonly string[]
+  /** Variables exported to the recipes' environment (and so to sub-makes); `exportAll` for all of them. */
+  readonly exported: ReadonlySet<string>
+  readonly exportAll: boolean
+  readonly shellCalls: readonly MakeShellCall[]
+  /** `.SECONDEXPANSION:` appears: prerequisites are expanded again, which is not done here. */
+  readonly secondExpansion: boolean
+  /** Absolute paths of every file an `include` names, read or not (make tries to make the missing ones). */
+  readonly includes: readonly string[]
+}
+
+/** make's built-in suffix list (`make -p -f /dev/null`). */
+export const DEFAULT_SUFFIXES: readonly string[] = ['.out', '.a', '.ln', '.o', '.c', '.cc', '.C', '.cpp', '.p', '.f', '.F', '.m', '.r', '.y', '.l', '.ym',
+  '.yl', '.s', '.S', '.mod', '.sym', '.def', '.h', '.info', '.dvi', '.tex', '.texinfo', '.texi', '.txinfo', '.w', '.ch', '.web', '.sh', '.elc', '.el']
+
+/** Commands recorded from reading (MAX_SHELL_CALLS): one `$(shell)` in a `$(foreach)` can run thousands of times. */
+const MAX_SHELL_CALLS = 200
+
+interface RuleInput {
+  names: readonly string[]
+  normal: string
+  orderOnly: string
+  staticPattern: string | undefined
+  op: string
+  file: string
+  line: number
+  inline: string | undefined
+  unresolved: boolean
+}
+
+/** Gathers, while the makefiles are read, what MakeRecipes holds. */
+class RecipeKeeper {
+  readonly #vars: MakeVariables
+  readonly #rules = new Map<string, MakeRule[]>()
+  readonly #patternRules: MakeRule[] = []
+  readonly #targetVariables = new Map<string, MakeTargetVariable[]>()
+  readonly #patternVariables: Array<MakeTargetVariable & { pattern: string }> = []
+  readonly #shellCalls: MakeShellCall[] = []
+  readonly #seenCalls = new Set<string>()
+  readonly exported = new Set<string>()
+  readonly #includes = new Set<string>()
+  #exportAll = false
+  #oneShell = false
+  #secondExpansion = false
+  #suffixes: string[] = [...DEFAULT_SUFFIXES]
+  #current: MakeRule | undefined
+  #define: { name: string; op: string; override: boolean; maybe: boolean; lines: string[] } | undefined
+  #file = ''
+  #line = 0
+
+  constructor(vars: MakeVariables) {
+    this.#vars = vars
+    vars.onShell = (written, command) => this.#shell(written, command)
+  }
+
+  /** Where the line being read is, for the commands make runs while reading it. */
+  at(file: string, line: number): void {
+    this.#file = file
+    this.#line = line
+  }
+
+  #shell(written: string, command: string | undefined): void {
+    const key = `${this.#file}\0${this.#line}\0${written}`
+    if (this.#seenCalls.has(key) || this.#shellCalls.length >= MAX_SHELL_CALLS) return
+    this.#seenCalls.add(key)
+    this.#shellCalls.push({ written, ...(command !== undefined ? { command } : {}), file: this.#file, line: this.#line })
+  }
+
+  rule(input: RuleInput): void {
+    const special = input.names.length > 0 && input.names.every((n) => n.startsWith('.') && !n.includes('%') && !n.includes('/'))
+    if (special) this.#special(input)
+    const rule: MakeRule = {
+      targets: input.names,
+      file: input.file,
+      line: input.line,
+      prerequisites: this.#words(input.normal),
+      orderOnly: this.#words(input.orderOnly),
+      recipe: input.inline === undefined ? undefined : [],
+      doubleColon: input.op.endsWith('::'),
+      grouped: input.op.startsWith('&'),
+      ...(input.staticPattern !== undefined ? { staticPattern: input.staticPattern } : {}),
+      unresolvedPrerequisites: input.unresolved,
+      ...(input.unresolved ? { writtenPrerequisites: `${input.normal}${input.orderOnly ? ` | ${input.orderOnly}` : ''}`.trim() } : {}),
+    }
+    if (input.inline !== undefined && input.inline.trim() !== '') rule.recipe!.push({ text: input.inline, file: input.file, line: input.line })
+    this.#current = rule
+    for (const name of input.names) {
+      if (name.includes('%') && input.staticPattern === undefined) {
+        if (!this.#patternRules.includes(rule)) this.#patternRules.push(rule)
+        continue
+      }
+      let list = this.#rules.get(name)
+      if (!list) {
+        if (this.#rules.size >= MAX_TARGETS) continue
+        this.#rules.set(name, (list = []))
+      }
+      list.push(rule)
+    }
+  }
+
+  /** The special targets that change how recipes run or expand. */
+  #special(input: RuleInput): void {
+    for (const name of input.names) {
+      if (name === '.ONESHELL') this.#oneShell = true
+      else if (name === '.EXPORT_ALL_VARIABLES') this.#exportAll = true
+      else if (name === '.SECONDEXPANSION') this.#secondExpansion = true
+      else if (name === '.SUFFIXES') {
+        const list = this.#words(input.normal)
+        if (list.length === 0) this.#suffixes = []
+        else this.#suffixes.push(...list.filter((s) => !this.#suffixes.includes(s)))
+      }
+    }
+  }
+
+  /** A rule's prerequisite words in order, repeats kept; words computed at run time are left out. */
+  #words(text: string): string[] {
+    if (text.trim() === '') return []
+    const e = this.#vars.expand(text)
+    return e.unresolved ? fileNames(withoutReferences(text)).filter((w) => !w.includes('$')) : fileNames(e.value)
+  }
+
+  included(abs: string): void {
+    if (this.#includes.size < MAX_TARGETS) this.#includes.add(abs)
+  }
+
+  recipeLine(parts: readonly string[], prefix: string, file: string, line: number): void {
+    const rule = this.#current
+    if (!rule) return
+    const text = parts.map((p, k) => (k === 0 || p.startsWith(prefix) ? p.slice(prefix.length) : p)).join('\n')
+    ;(rule.recipe ??= []).push({ text, file, line })
+  }
+
+  /** `target: [override|export|private] VAR op value`. */
+  targetVariables(targetText: string, text: string, file: string, line: number): void {
+    const targets = this.#vars.expand(targetText)
+    if (targets.unresolved) return
+    const flags = new Set<string>()
+    let rest = text.trimStart()
+    for (let word = firstWord(rest); MODIFIERS.has(word) && /^\s/.test(rest.slice(word.length)); word = firstWord(rest)) {
+      flags.add(word)
+      rest = rest.slice(word.length).trimStart()
+    }
+    const sep = findSeparator(rest)
+    if (sep?.kind !== 'assign') return
+    const name = this.#vars.expand(rest.slice(0, sep.index).trim()).value.trim()
+    if (name === '' || (this.#vars.isCommandLine(name) && !flags.has('override'))) return
+    const raw = rest.slice(sep.index + sep.op.length).trimStart()
+    // `:=` expands now, in the global context (target-specific values read before are not seen here).
+    const simple = sep.op === ':=' || sep.op === '::='
+    const value = simple ? this.#vars.expand(raw).value : raw
+    const base = { name, op: simple ? ':=' : sep.op, value, override: flags.has('override'), private: flags.has('private'), file, line }
+    if (flags.has('export')) this.exported.add(name)
+    for (const target of fileNames(targets.value)) {
+      if (target.includes('%')) this.#patternVariables.push({ ...base, pattern: target })
+      else {
+        let list = this.#targetVariables.get(target)
+        if (!list) this.#targetVariables.set(target, (list = []))
+        list.push(base)
+      }
+    }
+  }
+
+  /** `define NAME [op]`: the body is gathered line by line and assigned at `endef`. */
+  defineStart(text: string, modifiers: readonly string[], maybe: boolean): void {
+    const m = /^define\s+(.*?)\s*(:::=|::=|:=|\+=|\?=|!=|=)?\s*$/.exec(text)
+    const name = m ? this.#vars.expand(m[1]!).value.trim() : ''
+    this.#define = name === '' ? undefined : { name, op: m?.[2] ?? '=', override: modifiers.includes('override'), maybe, lines: [] }
+    if (this.#define && modifiers.includes('export')) this.exported.add(name)
+  }
+
+  defineLine(depth: number, line: string): void {
+    const d = this.#define
+    if (!d) return
+    if (depth > 0) {
+      d.lines.push(line)
+      return
+    }
+    this.#define = undefined
+    this.#vars.assign(d.name, d.op, d.lines.join('\n'), d.maybe, d.override)
+  }
+
+  /** `export`, `export A B`, `unexport A`. */
+  exportLine(word: string, modifiers: readonly string[], rest: string): void {
+    if (modifiers.length === 0) {
+      if (word === 'export' && rest === 'export') this.#exportAll = true
+      if (word === 'unexport' && rest === 'unexport') this.#exportAll = false
+      return
+    }
+    const last = modifiers.at(-1)
+    if (last !== 'export' && last !== 'unexport') return
+    for (const name of words(this.#vars.expand(rest).value)) last === 'export' ? this.exported.add(name) : this.exported.delete(name)
+  }
+
+  /** What was kept, without what came from makefiles make refuses (outside the root). */
+  result(refused: ReadonlySet<string>): MakeRecipes {
+    this.#vars.onShell = undefined
+    const kept = (rule: MakeRule): boolean => !refused.has(rule.file)
+    const rules = new Map<string, MakeRule[]>()
+    for (const [name, list] of this.#rules) {
+      const own = refused.size === 0 ? list : list.filter(kept)
+      if (own.length > 0) rules.set(name, own)
+    }
+    return {
+      rules,
+      patternRules: this.#patternRules.filter(kept),
+      targetVariables: this.#targetVariables,
+      patternVariables: this.#patternVariables,
+      variables: this.#vars,
+      oneShell: this.#oneShell,
+      suffixes: this.#suffixes,
+      exported: this.exported,
+      exportAll: this.#exportAll,
+      shellCalls: this.#shellCalls.filter((c) => !refused.has(c.file)),
+      secondExpansion: this.#secondExpansion,
+      includes: [...this.#includes],
+    }
+  }
 }

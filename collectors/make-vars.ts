@@ -2,15 +2,41 @@
  * Static expansion of make variable references: `$(VAR)`, `${VAR}`, `$X`, substitution
  * references and make's pure text functions (`subst`, `patsubst`, `foreach`, `addprefix`, ...).
  * Anything that would run something or depends on run time (`$(shell ...)`, `!=`, `$(eval ...)`,
- * automatic variables) makes the text unresolved; nothing is ever executed.
+ * automatic variables) makes the text unresolved; nothing is ever executed. `expandRecipe`
+ * expands a recipe line as make does just before running it (automatic and target-specific
+ * variables in scope), keeping what can't be known in the line as written.
  */
 import { posix } from 'node:path'
 
 export type Flavor = 'recursive' | 'simple' | 'unknown'
 
-interface Variable {
+/** A variable as the table holds it: its value (as written when recursive, expanded when simple) and flavor. */
+export interface Variable {
   value: string
   flavor: Flavor
+}
+
+/** A reference in a recipe line that can't be expanded statically: kept in the line as written, with why. */
+export interface UnknownReference {
+  /** The reference as written (`$(shell date)`, `$(CMD)`). */
+  readonly text: string
+  readonly why: string
+}
+
+/** A recipe line expanded as make expands it just before running it. */
+export interface RecipeExpansion {
+  value: string
+  /** References left as written in `value` because they can't be known statically. */
+  unknown: UnknownReference[]
+}
+
+/** Why a function can't be expanded in a recipe line: make runs or evaluates it when it expands the line. */
+const RECIPE_FUNCTION_WHY: Readonly<Record<string, string>> = {
+  shell: 'make runs the $(shell ...) command when it expands the line',
+  eval: 'make evaluates $(eval ...) as makefile text when it expands the line',
+  file: '$(file ...) reads or writes a file when make expands the line',
+  error: 'make stops with an error when it expands $(error ...)',
+  guile: 'make runs the $(guile ...) code when it expands the line',
 }
 
 export interface Expansion {
@@ -97,6 +123,19 @@ export class MakeVariables {
   #binding = 0
   /** Names whose value is not known statically (see Expansion.uncertain). */
   readonly #uncertain = new Set<string>(MAKE_BUILTIN_VARIABLES)
+  /** Names set on make's command line: makefile assignments to them count only with `override`. */
+  readonly #commandLine = new Set<string>()
+  /** While a recipe line expands: where its unknown references go (automatic variables are then bound). */
+  #recipe: UnknownReference[] | undefined
+  /** While a recipe line expands: the variables over the table (automatic, target-specific), unless `foreach`/`call` rebinds one. */
+  #scope: ReadonlyMap<string, Variable> | undefined
+  /** Names `foreach`/`call` are rebinding now, which the scope must not hide. */
+  readonly #rebound = new Map<string, number>()
+  /**
+   * Called with each `$(shell ...)` and `!=` command an expansion meets (its text as written, and
+   * expanded when that is known): what make runs while it reads the makefiles. Unset for scans.
+   */
+  onShell: ((written: string, expanded: string | undefined) => void) | undefined
 
   /**
    * `wildcard` lists the files matching glob patterns, sorted, as `$(wildcard ...)` does (it only
@@ -129,7 +168,9 @@ export class MakeVariables {
    * Records an assignment as make would (`=`, `:=`, `::=`, `:::=`, `?=`, `+=`, `!=`). `uncertain`:
    * the line sits in a conditional branch that may or may not be read, so the value is a guess.
    */
-  assign(name: string, op: string, raw: string, uncertain = false): void {
+  assign(name: string, op: string, raw: string, uncertain = false, override = false): void {
+    // `make VAR=value` wins over the makefiles, unless they say `override`.
+    if (!override && this.#commandLine.has(name)) return
     const current = this.#vars.get(name)
     // A plain `=` makes the value known (its references are checked when it expands); `:=` takes
     // the certainty of what it expanded; `?=` and `+=` keep whatever was unknown about the old value.
@@ -165,13 +206,39 @@ export class MakeVariables {
         break
       default:
         // `!=` runs a shell command: its value is unknown here.
+        if (this.onShell) {
+          const e = this.expand(raw)
+          this.onShell(raw, e.unresolved ? undefined : e.value)
+        }
         this.#set(name, { value: '', flavor: 'unknown' })
     }
     if (uncertain || known === false) this.#uncertain.add(name)
     else if (known) this.#uncertain.delete(name)
   }
 
-  undefine(name: string, uncertain = false): void {
+  /** Sets a variable as `make NAME=value` does: makefile assignments to it are then ignored unless `override`. */
+  commandLine(name: string, op: string, raw: string): void {
+    this.assign(name, op === '+=' || op === '?=' ? '=' : op, raw, false, true)
+    this.#commandLine.add(name)
+  }
+
+  /** Whether `name` was set on make's command line. */
+  isCommandLine(name: string): boolean {
+    return this.#commandLine.has(name)
+  }
+
+  /** The names of every variable the table holds (for `.EXPORT_ALL_VARIABLES`). */
+  names(): IterableIterator<string> {
+    return this.#vars.keys()
+  }
+
+  /** The variable as the table holds it, for layering target-specific values over it. */
+  lookup(name: string): Readonly<Variable> | undefined {
+    return this.#vars.get(name)
+  }
+
+  undefine(name: string, uncertain = false, override = false): void {
+    if (!override && this.#commandLine.has(name)) return
     if (uncertain) this.#uncertain.add(name)
     else this.#uncertain.delete(name)
     this.#set(name, undefined)
@@ -226,6 +293,33 @@ export class MakeVariables {
     return out
   }
 
+  /**
+   * Expands a recipe line as make does just before it runs it, with `scope` (automatic and
+   * target-specific variables) over the table. What can't be known statically (`$(shell ...)`, a
+   * variable computed at run time) stays in the line as written and is listed in `unknown`, so the
+   * rest of the line can still be read.
+   */
+  expandRecipe(text: string, scope: ReadonlyMap<string, Variable>): RecipeExpansion {
+    const unknown: UnknownReference[] = []
+    if (text.indexOf('$') === -1) return { value: text, unknown }
+    const out: Expansion = { value: '', undefinedVars: [] }
+    if (this.#spent > MAX_TOTAL_EXPANSION || this.#steps > MAX_STEPS) return { value: text, unknown: [{ text, why: this.limitHit ??= TOO_MUCH }] }
+    const outer = this.#recipe
+    const outerScope = this.#scope
+    this.#recipe = unknown
+    this.#scope = scope
+    try {
+      return { value: this.#expand(text, 0, out, new Set()), unknown }
+    } catch (error) {
+      if (!(error instanceof TooLarge)) throw error
+      this.limitHit ??= error.why
+      return { value: text, unknown: [{ text, why: error.why }] }
+    } finally {
+      this.#recipe = outer
+      this.#scope = outerScope
+    }
+  }
+
   /** Counts what an expansion level produced, and stops the scan's expansions once the total is spent. */
   #spend(text: string): string {
     this.#spent += text.length
@@ -260,6 +354,7 @@ export class MakeVariables {
         const close = closingBracket(text, dollar + 1)
         if (close === -1) {
           out.unresolved ??= 'unterminated variable reference'
+          if (depth === 0 && this.#recipe) return this.#keepUnknown(out, text.slice(dollar), result + text.slice(dollar))
           return ''
         }
         ref = text.slice(dollar + 2, close)
@@ -269,10 +364,28 @@ export class MakeVariables {
         i = dollar + 2
       }
       result += this.#reference(ref, depth, out, active)
+      // In a recipe line, what can't be expanded stays as written: the rest of the line is still read.
+      if (out.unresolved && depth === 0 && this.#recipe) result = this.#keepUnknown(out, text.slice(dollar, i), result)
       if (out.unresolved) return ''
       if (result.length > MAX_LENGTH) throw new TooLarge(TOO_LARGE)
     }
     return this.#spend(result)
+  }
+
+  /** Records an unknown top-level reference of a recipe line and puts it back in the line as written. */
+  #keepUnknown(out: Expansion, written: string, result: string): string {
+    this.#recipe!.push({ text: written, why: out.unresolved! })
+    out.unresolved = undefined
+    return result + written
+  }
+
+  /** A variable as an expansion sees it: the recipe's scope first, then the table. */
+  #get(name: string): Variable | undefined {
+    if (this.#scope && !this.#rebound.has(name)) {
+      const v = this.#scope.get(name)
+      if (v) return v
+    }
+    return this.#vars.get(name)
   }
 
   #reference(ref: string, depth: number, out: Expansion, active: Set<string>): string {
@@ -296,12 +409,12 @@ export class MakeVariables {
     // A computed name: `$($(ARCH)_FLAGS)`.
     const name = ref.includes('$') ? this.#expand(ref, depth + 1, out, active) : ref
     if (out.unresolved) return ''
-    if (AUTOMATIC_VARIABLES.has(name)) {
+    if (AUTOMATIC_VARIABLES.has(name) && !this.#recipe) {
       out.unresolved ??= `automatic variable $(${name})`
       return ''
     }
     if (this.#uncertain.has(name)) out.uncertain = true
-    const v = this.#vars.get(name)
+    const v = this.#get(name)
     if (!v) {
       if (!out.undefinedVars.includes(name)) out.undefinedVars.push(name)
       return ''
@@ -315,7 +428,9 @@ export class MakeVariables {
       out.unresolved ??= `variable ${name} references itself`
       return ''
     }
-    const cached = this.#binding === 0 ? this.#cache.get(name) : undefined
+    // The cache holds the table's own expansions: not valid under a recipe's scope or a rebinding.
+    const cacheable = this.#binding === 0 && !this.#scope
+    const cached = cacheable ? this.#cache.get(name) : undefined
     if (cached) {
       for (const u of cached.undefinedVars) if (!out.undefinedVars.includes(u)) out.undefinedVars.push(u)
       if (cached.uncertain) out.uncertain = true
@@ -331,7 +446,7 @@ export class MakeVariables {
       out.unresolved ??= inner.unresolved
       return ''
     }
-    if (this.#binding === 0) this.#cache.set(name, { value, undefinedVars: inner.undefinedVars, uncertain: inner.uncertain === true })
+    if (cacheable) this.#cache.set(name, { value, undefinedVars: inner.undefinedVars, uncertain: inner.uncertain === true })
     return value
   }
 
@@ -340,6 +455,16 @@ export class MakeVariables {
     const raw = splitArguments(argText)
     const arg = (k: number): string => (raw[k] === undefined ? '' : this.#expand(raw[k]!, depth + 1, out, active))
     const list = (k: number): string[] => words(arg(k))
+    if (this.#recipe) {
+      const value = this.#recipeFunction(name, arg, out)
+      if (value !== undefined) return value
+    }
+    if (name === 'shell' && this.onShell && !this.#recipe) {
+      // Parse-time `$(shell ...)`: make runs it while reading; its output stays unknown here.
+      const inner: Expansion = { value: '', undefinedVars: [] }
+      const command = this.#expand(raw.join(','), depth + 1, inner, active)
+      this.onShell(raw.join(','), inner.unresolved ? undefined : command)
+    }
     switch (name) {
       case 'wildcard':
         if (!this.#wildcard) break
@@ -415,7 +540,7 @@ export class MakeVariables {
       }
       case 'call': {
         const fnName = arg(0).trim()
-        const fn = this.#vars.get(fnName)
+        const fn = this.#get(fnName)
         if (!fn) {
           // An undefined function name calls to nothing, as in make.
           if (!out.undefinedVars.includes(fnName)) out.undefinedVars.push(fnName)
@@ -435,14 +560,35 @@ export class MakeVariables {
     return ''
   }
 
+  /**
+   * The functions whose meaning in a recipe line differs from a reading: `info` and `warning` print
+   * and expand to nothing, `value` gives a variable as written; the ones that run or evaluate
+   * something are unresolved with make's reason. Undefined: expand as anywhere else.
+   */
+  #recipeFunction(name: string, arg: (k: number) => string, out: Expansion): string | undefined {
+    // The message is expanded (a `$(shell ...)` in it still runs), then printed instead of run.
+    if (name === 'info' || name === 'warning') return (arg(0), '')
+    if (name === 'value') return this.#get(arg(0).trim())?.value ?? ''
+    const why = RECIPE_FUNCTION_WHY[name]
+    if (why === undefined) return undefined
+    out.unresolved ??= why
+    return ''
+  }
+
   /** Runs `body` with `names` free to rebind, then restores them. */
   #bind(names: string[], body: () => string): string {
     const saved = names.map((n) => this.#vars.get(n))
     this.#binding++
+    for (const n of names) this.#rebound.set(n, (this.#rebound.get(n) ?? 0) + 1)
     try {
       return body()
     } finally {
       names.forEach((n, k) => (saved[k] ? this.#vars.set(n, saved[k]!) : this.#vars.delete(n)))
+      for (const n of names) {
+        const count = this.#rebound.get(n)! - 1
+        if (count === 0) this.#rebound.delete(n)
+        else this.#rebound.set(n, count)
+      }
       this.#binding--
     }
   }

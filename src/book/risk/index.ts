@@ -150,6 +150,7 @@ class Judgement {
   }
 
   /** One line of shell text: each simple command by the rules, calls followed, scripts read. */
+  /** `self`: the recipe whose body this is, when it is one. */
   line(text: string, cwd: string, via: readonly string[], file: string | undefined, lineNo: number | undefined, depth: number, self?: Recipe): void {
     if (depth > MAX_DEPTH) return this.unknown({ text, file: file ?? '', ...(lineNo ? { line: lineNo } : {}), why: 'it is nested too deeply to follow', via })
     const parsed = parseShell(text)
@@ -182,7 +183,9 @@ class Judgement {
   #follow(words: readonly ShellWord[], cwd: string, via: readonly string[], text: string, depth: number, self?: Recipe): void {
     const values = words.map((w) => w.value)
     const target = this.#calls?.find(values, cwd)
-    if (target && target.recipe !== self) return this.recipe(target.recipe, target.rest, [...via, truncate(text, 80)], depth + 1)
+    // A reader follows its own runner's calls (a sub-make, `npm run b`): only calls into another runner are followed here.
+    const readerFollowed = target && self && target.recipe.source === self.source && BODY_READERS[self.source] !== undefined
+    if (target && target.recipe !== self && !readerFollowed) return this.recipe(target.recipe, target.rest, [...via, truncate(text, 80)], depth + 1)
     if (target) return
     const call = canonicalCall(values, cwd)
     const pm = values[0]!.replace(/^.*\//, '')
@@ -220,10 +223,10 @@ class Judgement {
 
   unknown(part: UnknownPart): void {
     const m = DESTRUCTIVE_WORDS.exec(part.text)
-    if (!m) return
+    if (!m && !part.always) return
     this.add([{
       command: truncate(part.text.trim(), 120),
-      reason: `can't be read before it runs (${part.why}) and holds \`${m[2]}\``,
+      reason: m ? `can't be read before it runs (${part.why}) and holds \`${m[2]}\`` : `can't be read before it runs, so it can't be known to be safe (${part.why})`,
       kind: 'unknown',
       ...(part.file ? { file: part.file } : {}),
       ...(part.line ? { line: part.line } : {}),

@@ -27,6 +27,11 @@ export interface UnknownPart {
   /** Why it can't be read (`make expands $(shell ...) at run time`). */
   readonly why: string
   readonly via: readonly string[]
+  /**
+   * It asks whatever its text holds: what it hides can't be searched for destructive words (an
+   * include that links out of the repository, a body past the reader's bounds).
+   */
+  readonly always?: true
 }
 
 /** What a recipe runs. `lines` in the order they run; `unknown` what can't be read. */
