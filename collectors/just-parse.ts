@@ -58,7 +58,20 @@ function commentText(line: string): string | undefined {
   return t.startsWith('#') ? t.slice(1).trim() : undefined
 }
 
-export function parseJustfile(text: string): ParsedJustfile {
+/** One item as read, for readers that need more than a listing (the destructive gate's body reader). */
+export interface JustRawItem {
+  readonly kind: 'recipe' | 'alias' | 'set' | 'assignment'
+  readonly line: number
+  readonly toks: readonly Token[]
+  /** The item's text (its logical line): token offsets point into it. */
+  readonly text: string
+  /** A recipe's body lines as written, and the 1-based line of the first. */
+  readonly body?: readonly string[]
+  readonly bodyLine?: number
+}
+
+/** Parses a justfile; `visit`, when given, sees every item read without a problem, in file order. */
+export function parseJustfile(text: string, visit?: (item: JustRawItem) => void): ParsedJustfile {
   // A CR before the newline is whitespace to every check below.
   const lines = text.split('\n')
   const out: ParsedJustfile = { recipes: [], aliases: [], imports: [], modules: [], assignments: [], assignmentUses: [], settings: {}, problems: [] }
@@ -112,9 +125,11 @@ export function parseJustfile(text: string): ParsedJustfile {
       if (kind === 'recipe') {
         const body = bodyEnd(lines, next)
         out.recipes.push(parseRecipe(toks, line, doc, itemAttrs, lines.slice(next, body)))
+        visit?.({ kind, line, toks, text: itemText, body: lines.slice(next, body), bodyLine: next + 1 })
         next = body
       } else if (kind === 'alias') {
         out.aliases.push(parseAlias(toks, line, itemAttrs))
+        visit?.({ kind, line, toks, text: itemText })
       } else if (kind === 'import') {
         out.imports.push(parseImport(toks, line))
       } else if (kind === 'mod') {
@@ -123,10 +138,12 @@ export function parseJustfile(text: string): ParsedJustfile {
         const name = toks[1]?.v ?? ''
         const value = toks.length > 3 ? (toks[3]!.t === 'str' ? toks[3]!.v : toks.slice(3).map((t) => t.v).join(' ')) : 'true'
         out.settings[name] = value
+        visit?.({ kind, line, toks, text: itemText })
       } else if (kind === 'assignment') {
         const at = toks[0]!.t === 'name' && toks[1]?.v === ':=' ? 0 : 1
         out.assignments.push(toks[at]!.v)
         out.assignmentUses.push({ line, names: namesIn(toks.slice(at + 2)) })
+        visit?.({ kind, line, toks, text: itemText })
       } else if (kind === 'unexport') {
         // nothing a listing needs
       } else {

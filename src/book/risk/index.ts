@@ -33,6 +33,22 @@ export interface GateContext {
   readonly root: string
   /** The book, so that a body calling another recipe (`npm run b`, `make b`, `just b`) is followed. */
   readonly book?: RecipeBook
+  /**
+   * What several judgements of one book may share (parsed manifests, git's tracked files), from
+   * `sharedReading()`: for judging a whole book at once while its files don't change. A call about
+   * to run is judged without it, on the files as they are.
+   */
+  readonly shared?: SharedReading
+}
+
+/** Parsed manifests and path facts one set of judgements shares. */
+export interface SharedReading {
+  readonly memo: Map<string, unknown>
+  readonly paths: Map<string, PathJudge>
+}
+
+export function sharedReading(): SharedReading {
+  return { memo: new Map(), paths: new Map() }
 }
 
 /** A call's `args` that can't be taken as words: says why, for the model or the person. */
@@ -49,8 +65,11 @@ const MAX_READ_BYTES = 1024 * 1024
 /** Findings kept per judgement (the first decides; the rest are counted). */
 const MAX_FINDINGS = 20
 
-/** Sources whose runner appends a call's arguments to the script's own command line (`npm run x -- a b`). */
-const APPENDS_ARGS = new Set(['scripts', 'deno', 'composer', 'python', 'mise', 'nx'])
+/**
+ * Sources whose runner appends a call's arguments to the script's own command line (`npm run x -- a b`),
+ * and whose reader leaves that to the judge; the others' readers put the words where their runner does.
+ */
+const APPENDS_ARGS = new Set(['scripts', 'deno', 'composer', 'nx'])
 
 /** A call's `args` as words: a list of strings as they are, a string split as a shell would (and refused when it holds more than words). */
 export function callWords(args: unknown): string[] {
@@ -106,8 +125,19 @@ class Judgement {
   readonly #calls: CallIndex | undefined
 
   constructor(readonly ctx: GateContext) {
-    this.paths = new PathJudge(ctx.root)
-    this.#body = { root: ctx.root, read: (abs) => readInside(ctx.root, abs, MAX_READ_BYTES), memo: new Map() }
+    const shared = ctx.shared
+    const known = shared?.paths.get(ctx.root)
+    this.paths = known ?? new PathJudge(ctx.root)
+    if (shared && !known) shared.paths.set(ctx.root, this.paths)
+    // Each file is read once per judgement: a makefile read for every goal, a package.json for every script.
+    const files = new Map<string, string | undefined>()
+    const read = (abs: string): string | undefined => {
+      if (files.has(abs)) return files.get(abs)
+      const text = readInside(ctx.root, abs, MAX_READ_BYTES)
+      files.set(abs, text)
+      return text
+    }
+    this.#body = { root: ctx.root, read, memo: shared?.memo ?? new Map() }
     this.#calls = ctx.book ? callIndex(ctx.book) : undefined
   }
 
@@ -284,7 +314,7 @@ export function readInside(root: string, abs: string, max: number): string | und
   let realRoot: string
   try {
     real = realpathSync(abs)
-    realRoot = realpathSync(root)
+    realRoot = realRootOf(root)
   } catch {
     return undefined
   }
@@ -309,6 +339,17 @@ export function readInside(root: string, abs: string, max: number): string | und
   } finally {
     if (fd !== undefined) closeSync(fd)
   }
+}
+
+const realRoots = new Map<string, string>()
+function realRootOf(root: string): string {
+  let real = realRoots.get(root)
+  if (real === undefined) {
+    real = realpathSync(root)
+    if (realRoots.size > 64) realRoots.clear()
+    realRoots.set(root, real)
+  }
+  return real
 }
 
 // ---------------------------------------------------------------------------------------------
