@@ -6,13 +6,19 @@
  * runner's refusal; and the text a model reads back from a run. Harness-free: each surface wraps
  * the plan in its own tool type. The budget keeps the tool definitions within a context budget
  * while every offered command stays reachable: by its own tool, or by name through the dispatcher.
+ *
+ * A call's arguments are words, never shell text (`plannedCall`): each is quoted onto the command
+ * line, so a model can't chain a second command onto a harmless one. Whether a call needs a person's
+ * yes is the gate's (book/risk): `callVerdict` at call time, with the call's words; the plan judges
+ * each offered recipe once per book, without words, for its description.
  */
+import { resolve } from 'node:path'
 import type { Config } from './config.js'
 import type { RunResult } from './execute.js'
-import { commandWithArgs, type Recipe } from './recipe.js'
+import { callWords, commandWithWords, judgeRecipeCall, type Verdict } from './book/risk/index.js'
+import type { Recipe } from './recipe.js'
 import { RecipeBook, RESERVED_TOOL_NAMES } from './recipe-book.js'
 import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './plugin/dispatcher.js'
-import { classifyRecipeRisk } from './plugin/risk.js'
 import { missingExecutable, missingRunnerNote, onPath } from './runners.js'
 
 export { installHint, missingRunnerNote, missingRunnerRefusal } from './runners.js'
@@ -25,8 +31,10 @@ export const DISPATCHER_NAME = 'recipe'
 /** Characters of each stream the model sees; the whole capture stays in the result value. */
 export const RENDER_STREAM_CHARS = 16_000
 
-export const ARGS_DESCRIPTION = 'Optional shell arguments appended verbatim, e.g. "--watch" or "VAR=1".'
-export const OP_DESCRIPTION = 'The task, then arguments appended verbatim: "test", "build --release", "web/test --watch", "make:build VERSION=2".'
+export const ARGS_DESCRIPTION = 'Optional extra words, one argument each (quoted, never shell code): ["--watch"], ["VAR=1"].'
+export const OP_DESCRIPTION = 'The task, then its arguments as words, split as a shell splits them (no ;, |, &&, > or $(...)): "test", "build --release", "web/test --watch", "make:build VERSION=2".'
+/** The dispatcher's optional `args`: words appended after the op's own, for words that hold spaces or quotes. */
+export const OP_ARGS_DESCRIPTION = 'Optional words appended after the op\'s, one argument per item.'
 
 /**
  * Tokens the per-recipe tools may cost together before the dispatcher takes over. The bundle's
@@ -41,11 +49,17 @@ export const TOOLS_TOKEN_BUDGET = 1_200
  */
 export const CHARS_PER_TOKEN = 3.2
 
-/** Characters of a tool definition besides its name and description: the `args` parameter's schema. */
-const TOOL_OVERHEAD_CHARS = 170
+/**
+ * Characters of a tool definition besides its name and description: the `args` parameter's schema
+ * (a list of strings: 46 characters more than the shell-text string it was, measured at 170).
+ */
+const TOOL_OVERHEAD_CHARS = 216
 
 /** Description text of one recipe (its first line), cut to this many characters in tool text. */
 const DOC_CHARS = 140
+
+/** The gate's reason in a tool description, cut to this many characters (the refusal says it whole). */
+const RISK_CHARS = 200
 
 /** A tool call's result value: the run, where it ran, and which task it was. */
 export interface RecipeToolValue extends RunResult {
@@ -97,12 +111,46 @@ export function missingRunnersOf(recipes: readonly Recipe[], env: NodeJS.Process
 
 /** One planned tool: a command of its own, or the dispatcher over the offered part of the book. */
 export type PlannedTool =
-  | { kind: 'recipe'; name: string; recipe: Recipe; description: string; /** Why it asks before running, when it does. */ risk?: string; signature: string }
+  | {
+    kind: 'recipe'; name: string; recipe: Recipe; description: string
+    /** The gate's verdict on a call without extra words; its reason is why the tool asks before running. */
+    verdict: Verdict
+    /** The verdict's reason when it asks (the description says it). */
+    risk?: string
+    signature: string
+  }
   | { kind: 'dispatcher'; name: string; book: RecipeBook; description: string; signature: string }
 
 export interface PlanOptions {
   /** Environment whose PATH decides which runners are missing (default process.env). */
   env?: NodeJS.ProcessEnv
+  /** Absolute scan root the book was read from (default: `config.root` from the working directory). */
+  root?: string
+}
+
+/** Verdicts of the plan, per book and recipe: the judge reads manifests, and a plan is made on every book change. */
+const planVerdicts = new WeakMap<RecipeBook, Map<string, Verdict>>()
+
+/** The gate's verdict on a recipe called without words, remembered for as long as this book lives. */
+export function plannedVerdict(book: RecipeBook, recipe: Recipe, root: string): Verdict {
+  let verdicts = planVerdicts.get(book)
+  if (!verdicts) planVerdicts.set(book, (verdicts = new Map()))
+  let verdict = verdicts.get(recipe.id)
+  if (!verdict) verdicts.set(recipe.id, (verdict = guardedJudgement(() => judgeRecipeCall(recipe, [], { root, book }))))
+  return verdict
+}
+
+/**
+ * A judgement that fails closed: the gate never throws on bad input, but should it fail, the call
+ * asks a person rather than running unjudged, and the reason says so.
+ */
+export function guardedJudgement(judge: () => Verdict): Verdict {
+  try {
+    return judge()
+  } catch (error) {
+    const reason = `what it runs could not be judged (${(error as Error)?.message ?? error}), so it asks first`
+    return { destructive: true, findings: [{ command: '', reason, kind: 'unknown' }], reason }
+  }
 }
 
 /**
@@ -111,27 +159,30 @@ export interface PlanOptions {
  */
 export function planTools(
   book: RecipeBook,
-  config: Pick<Config, 'exposure' | 'dispatcherThreshold' | 'naming'> & { exposeHooks?: boolean },
+  config: Pick<Config, 'exposure' | 'dispatcherThreshold' | 'naming'> & { exposeHooks?: boolean; root?: string },
   taken: Iterable<string> = [],
   options: PlanOptions = {},
 ): PlannedTool[] {
   // Hooks stay in the book, not in the tools (unless configured); runners are checked once per plan.
   const offered = offeredRecipes(book.entries(), { exposeHooks: config.exposeHooks })
   if (offered.length === 0) return []
+  const root = options.root ?? resolve(config.root ?? '.')
   const reserved = new Set([...RESERVED_TOOL_NAMES, ...taken])
   const missing = missingRunnersOf(offered, options.env)
   if (effectiveExposure(config, offered, missing) === 'tools') {
     // Names over the whole book, so a tool keeps its name whether hooks are offered or not.
     const names = book.assignToolNames(config.naming.style, reserved)
     return offered.map((recipe) => {
-      const risk = classifyRecipeRisk(recipe, recipe.command).reason
+      const verdict = plannedVerdict(book, recipe, root)
+      const risk = verdict.destructive ? reasonClause(verdict) : undefined
       const runnerMissing = missing.has(recipe.runner)
       return {
         kind: 'recipe',
         name: names.get(recipe.id)!,
         recipe,
         description: recipeToolDescription(recipe, risk, runnerMissing),
-        risk,
+        verdict,
+        ...(risk ? { risk } : {}),
         signature: JSON.stringify([recipe, risk, runnerMissing]),
       }
     })
@@ -139,8 +190,15 @@ export function planTools(
   let name = DISPATCHER_NAME
   for (let n = 2; reserved.has(name); n++) name = `${DISPATCHER_NAME}_${n}`
   const shown = offered.length === book.size ? book : new RecipeBook(offered)
-  const description = dispatcherDescription(dispatchTasks(shown), (recipe) => classifyRecipeRisk(recipe, recipe.command).destructive, missing)
-  return [{ kind: 'dispatcher', name, book: shown, description, signature: JSON.stringify([offered, [...missing]]) }]
+  // Judged against the whole book (a body may call a hook), and only for the tasks the description shows.
+  const asks = (recipe: Recipe) => plannedVerdict(book, recipe, root).destructive
+  const description = dispatcherDescription(dispatchTasks(shown), asks, missing)
+  return [{ kind: 'dispatcher', name, book: shown, description, signature: JSON.stringify([offered, [...missing], description]) }]
+}
+
+/** Ends a clause as a sentence. */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`
 }
 
 function firstLine(text: string, max = DOC_CHARS): string {
@@ -158,35 +216,47 @@ export function recipeToolDescription(recipe: Recipe, risk?: string, runnerMissi
     lines.push(`Parameters, in order in args: ${params.join(' ')}`)
   }
   if (recipe.variables.length) lines.push(`Variables, as VAR=value in args: ${recipe.variables.slice(0, 8).join(', ')}${recipe.variables.length > 8 ? ', ...' : ''}`)
-  if (risk) lines.push(`Asks a person for approval first: it ${risk}.`)
+  if (risk) lines.push(`Asks a person for approval first: ${sentence(firstLine(risk, RISK_CHARS))}`)
   if (runnerMissing) lines.push(missingRunnerNote(recipe.runner, recipe.install))
   return lines.join('\n')
 }
 
-/** The recipe and command a call of a planned tool would run; undefined when a dispatcher op doesn't resolve. */
-export function plannedCommand(tool: PlannedTool, args: unknown): { recipe: Recipe; command: string } | undefined {
-  if (tool.kind === 'recipe') {
-    const extra = typeof (args as { args?: unknown })?.args === 'string' ? (args as { args: string }).args : undefined
-    return { recipe: tool.recipe, command: commandWithArgs(tool.recipe, extra) }
-  }
-  try {
-    const { task, tail } = resolveOp((args as { op?: unknown })?.op, dispatchTasks(tool.book))
-    return { recipe: task.recipe, command: commandWithArgs(task.recipe, tail) }
-  } catch {
-    return undefined
-  }
+/** A call of a planned tool: the recipe, the call's extra words, and the command line with them quoted. */
+export interface PlannedCall {
+  recipe: Recipe
+  words: string[]
+  command: string
 }
 
-/** What a destructive call would run and why it needs a person: `{ command, reason }`, or undefined. */
-export function confirmationNeed(recipe: Recipe, command: string): { command: string; reason: string } | undefined {
-  const risk = classifyRecipeRisk(recipe, command)
-  return risk.destructive ? { command, reason: risk.reason! } : undefined
+/**
+ * The call a planned tool's arguments make. Throws DispatchError when a dispatcher op names no
+ * task (its message lists them), ArgsError when the arguments are not plain words (it says why).
+ */
+export function plannedCall(tool: PlannedTool, args: unknown): PlannedCall {
+  const given = (args ?? {}) as { args?: unknown; op?: unknown }
+  if (tool.kind === 'recipe') return callOf(tool.recipe, callWords(given.args))
+  // The whole op is words first, so `build; rm -rf src` is refused for its `;`, not as an unknown task `build;`.
+  if (typeof given.op === 'string') callWords(given.op)
+  const { task, tail } = resolveOp(given.op, dispatchTasks(tool.book))
+  return callOf(task.recipe, [...callWords(tail), ...callWords(given.args)])
 }
 
-/** Why this exact call needs a person's confirmation (`` `cmd` deletes ... ``), or undefined. */
-export function confirmationReason(recipe: Recipe, command: string): string | undefined {
-  const need = confirmationNeed(recipe, command)
-  return need ? `\`${need.command}\` ${need.reason}` : undefined
+/** A recipe called with these words. */
+export function callOf(recipe: Recipe, words: readonly string[]): PlannedCall {
+  return { recipe, words: [...words], command: commandWithWords(recipe, words) }
+}
+
+/** The gate's verdict on this very call, judged now (manifests and scripts are read again). */
+export function callVerdict(call: PlannedCall, root: string, book?: RecipeBook): Verdict {
+  return guardedJudgement(() => judgeRecipeCall(call.recipe, call.words, book ? { root, book } : { root }))
+}
+
+/** Said when a destructive verdict comes without a reason (the gate always gives one). */
+const UNSAID_REASON = 'it may delete, overwrite, publish or deploy something that can\'t be undone'
+
+/** The gate's reason as one clause to go after a colon: its closing period dropped. */
+export function reasonClause(verdict: Pick<Verdict, 'reason'>): string {
+  return (verdict.reason ?? UNSAID_REASON).trim().replace(/\.$/, '')
 }
 
 export function toolValue(recipe: Recipe, result: RunResult): RecipeToolValue {

@@ -1,43 +1,58 @@
-/** `command-scout run NAME`: runs one discovered command in its directory, streaming its output. */
+/**
+ * `command-scout run NAME`: runs one discovered command in its directory, streaming its output.
+ * ARGS are words, each quoted onto the command line. The gate (book/risk) judges the call first: a
+ * destructive one runs only with a person's yes, asked on the terminal (y/N on stderr, the answer
+ * read from stdin), or given beforehand with --yes; with neither it is refused (exit 2).
+ */
+import { readSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { quote } from 'shell-quote'
+import { commandWithWords, judgeRecipeCall } from '../book/risk/index.js'
 import { EXIT_BROKEN_PIPE, outputOptions, watchRun } from '../cli-process.js'
 import { discover } from '../discover.js'
-import { commandWithArgs } from '../recipe.js'
+import { guardedJudgement, reasonClause } from '../exposure.js'
 import { missingRunnerRefusal } from '../runners.js'
+import { isTerminal } from '../terminal.js'
 import { findRecipe, RecipeNotFound } from './find-recipe.js'
 import { UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
 
 export const help = `command-scout run: run one command the repository declares
 
-Usage: command-scout run NAME [--timeout MS] [options] [-- ARGS...]
+Usage: command-scout run NAME [--timeout MS] [--yes] [options] [-- ARGS...]
 
 NAME is a tool name (make_build), a plain name (build) or runner:name
 (pnpm:build); an unknown or ambiguous name lists the candidates. The command
 runs in its own directory with this terminal's input, its output streams
-through, and its exit code is passed on. ARGS after -- are appended (npm gets
-the -- it needs).
+through, and its exit code is passed on. ARGS after -- are appended, each as
+one quoted word (npm gets the -- it needs).
+
+A command that deletes or overwrites what is not build output, discards work,
+rewrites history, publishes or deploys (as its body reads, with ARGS) asks
+first: on a terminal, y/N with the reason; elsewhere it is refused (exit 2)
+unless --yes says yes beforehand.
 
 Options:
       --timeout MS      kill the command and all its children after MS
                         milliseconds (default 120000); the exit code is then 124
+  -y, --yes             run a command that asks for a yes without asking
 ${COMMON_HELP}
 
 Examples:
   command-scout run make_build -- VERSION=2.0
   command-scout run pnpm:test --timeout 600000
+  command-scout run make_clean --yes        (a clean that deletes sources)
 
 Exit codes: the command's own; 127 its runner is not installed, 124 timed out,
 130 interrupted (143 SIGTERM, 129 SIGHUP; a second signal kills at once),
-141 stdout closed, 2 usage error.
+141 stdout closed, 2 usage error or a command that needs a yes refused without
+a terminal, 1 a person answered no.
 `
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const dash = argv.indexOf('--')
   const own = dash === -1 ? argv : argv.slice(0, dash)
   const extra = dash === -1 ? [] : argv.slice(dash + 1)
-  const { values, positionals } = parseOptions(own, { ...COMMON_OPTIONS, timeout: { type: 'string' } }, 'run')
+  const { values, positionals } = parseOptions(own, { ...COMMON_OPTIONS, timeout: { type: 'string' }, yes: { type: 'boolean', short: 'y' } }, 'run')
   if (values.help) return io.stdout(help), 0
   if (positionals.length !== 1) throw new UsageError('run takes exactly one command name: command-scout run NAME [-- ARGS...]', 'run')
   const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout)
@@ -47,11 +62,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { root, config, cache } = commonConfig(values, io, 'run')
   const result = discover(root, config, { cache })
   const recipe = await find(() => findRecipe(result, config.naming.style, positionals[0]!), io)
-  const command = commandWithArgs(recipe, extra.length ? quote(extra) : '')
+  const command = commandWithWords(recipe, extra)
   const cwd = resolve(result.root, recipe.cwd)
   // A missing runner gets its name and how to install it rather than the shell's "not found" (127 all the same).
   const missing = missingRunnerRefusal(recipe, command)
   if (missing) return io.stderr(`command-scout: ${missing}\n`), 127
+  const verdict = guardedJudgement(() => judgeRecipeCall(recipe, extra, { root: result.root, book: result.book }))
+  if (verdict.destructive && values.yes !== true) {
+    const refused = askOrRefuse(command, reasonClause(verdict), io)
+    if (refused !== undefined) return refused
+  }
   const budget = timeoutMs ?? config.execution.timeoutMs
   const where = recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''
   io.stderr(`$ ${command}${where}${timeoutMs !== undefined ? `   [timeout ${formatMs(budget)}]` : ''}\n`)
@@ -84,6 +104,43 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return run.exitCode
   } finally {
     control.dispose()
+  }
+}
+
+/**
+ * A destructive command's question: on a terminal (stdin and stderr), y/N with the reason; a yes
+ * lets it run (undefined), anything else is 1. Without a terminal no one can answer: refused, 2.
+ */
+function askOrRefuse(command: string, reason: string, io: CliIo): number | undefined {
+  if (!isTerminal(0) || !isTerminal(2)) {
+    io.stderr(`command-scout: \`${command}\` was not run: it needs a person's yes, because ${reason}.\nTo allow it, run it again from a terminal and answer y, or pass --yes.\n`)
+    return 2
+  }
+  io.stderr(`command-scout: \`${command}\` needs your yes before it runs: ${reason}.\nRun it? [y/N] `)
+  if (/^\s*y(es)?\s*$/i.test(readAnswer())) return undefined
+  io.stderr(`command-scout: not run (answer y, or pass --yes, to run it)\n`)
+  return 1
+}
+
+/** One line from the terminal, read from fd 0 directly: process.stdin would keep a reader on the input the command inherits next. */
+function readAnswer(): string {
+  const buffer = Buffer.alloc(256)
+  let answer = ''
+  for (;;) {
+    let n: number
+    try {
+      n = readSync(0, buffer, 0, buffer.length, null)
+    } catch (error) {
+      // A terminal left non-blocking by another process: wait a moment rather than spin.
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50)
+        continue
+      }
+      return answer
+    }
+    if (n === 0) return answer
+    answer += buffer.toString('utf8', 0, n)
+    if (answer.includes('\n') || answer.length > 1024) return answer.split('\n')[0]!
   }
 }
 

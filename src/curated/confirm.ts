@@ -1,10 +1,14 @@
 /**
  * The checks every surface makes before it renders or runs a curated recipe for an agent: the
- * `params` argument's shape, and why a run must be confirmed by a person (the ask's text).
+ * `params` argument's shape, and whether and why a run must be confirmed by a person (the ask's text).
+ *
+ * The rule: a recipe of risk `medium` or above, or one marked `requires_confirmation`, runs only
+ * after a person's yes. Medium recipes change state a person may want back (`git reset --soft
+ * HEAD~1` moves a branch), and an agent should not do that on its own; read-only and low ones run.
  */
 import type { ApprovalNeed } from '../plugin/approval.js'
 import { renderRecipe, type RenderedRecipe } from './render.js'
-import type { Library, ParamValue, Platform } from './schema.js'
+import { riskRank, type Library, type ParamValue, type Platform } from './schema.js'
 
 type Params = Record<string, ParamValue>
 
@@ -18,38 +22,65 @@ export function paramsOf(args: { params?: unknown }): Params {
   return p as Params
 }
 
-/** Why a `curated_recipe_run` call must be confirmed, or undefined. Render failures pass through to execute, which reports them. */
-export function confirmationReason(library: Library, args: unknown, platform: Platform): string | undefined {
+/** Whether a rendered recipe runs only with a person's yes: risk medium or above, or marked for confirmation. */
+export function needsConfirmation(rendered: Pick<RenderedRecipe, 'risk' | 'requires_confirmation'>): boolean {
+  return rendered.requires_confirmation || riskRank(rendered.risk) >= riskRank('medium')
+}
+
+/** Why the recipe is gated, as a clause: its mark, or its risk level. */
+function gatedBecause(rendered: RenderedRecipe): string {
+  if (rendered.risk === 'destructive') return 'it is destructive'
+  if (rendered.requires_confirmation) return `the recipe is marked as needing a person's confirmation (risk ${rendered.risk})`
+  return `its risk is ${rendered.risk}, and it changes state a person may want to keep`
+}
+
+/** The question for a person: what the recipe is, what it runs, and whether it can be undone. */
+export function confirmationAsk(library: Library, rendered: RenderedRecipe): string {
+  const title = library.byId.get(rendered.id)?.title ?? rendered.id
+  const risk = rendered.risk === 'destructive' ? 'DESTRUCTIVE' : rendered.risk
+  const undo = rendered.undo.possible ? '' : `\nIt cannot be undone${rendered.undo.note ? `: ${rendered.undo.note}` : '.'}`
+  return `Run the curated recipe "${title}" (${rendered.id}, risk: ${risk})? It runs:\n${rendered.commands.map((c) => `  ${c.command}`).join('\n')}${undo}`
+}
+
+/** The rendering a run would use, or undefined when it does not render (execute then reports why). */
+function renderedFor(library: Library, args: unknown, platform: Platform): RenderedRecipe | undefined {
   const a = (args ?? {}) as { id?: unknown; params?: unknown }
   if (typeof a.id !== 'string') return undefined
-  let rendered: RenderedRecipe
   try {
-    rendered = renderRecipe(library, a.id, { platform, params: paramsOf(a) })
+    return renderRecipe(library, a.id, { platform, params: paramsOf(a) })
   } catch {
     return undefined
   }
-  if (!rendered.requires_confirmation) return undefined
-  const title = library.byId.get(a.id)!.title
-  const risk = rendered.risk === 'destructive' ? 'DESTRUCTIVE' : rendered.risk
-  return `Run the curated recipe "${title}" (${rendered.id}, risk: ${risk})? It runs:\n${rendered.commands.map((c) => `  ${c.command}`).join('\n')}${rendered.undo.possible ? '' : `\nIt cannot be undone${rendered.undo.note ? `: ${rendered.undo.note}` : '.'}`}`
 }
 
+/** Why a `curated_recipe_run` call must be confirmed (the ask's text), or undefined. Render failures pass through to execute, which reports them. */
+export function confirmationReason(library: Library, args: unknown, platform: Platform): string | undefined {
+  const rendered = renderedFor(library, args, platform)
+  return rendered && needsConfirmation(rendered) ? confirmationAsk(library, rendered) : undefined
+}
+
+/** The MCP refusal of a run that needs a person's yes: why, the question to ask, and how to allow it. */
+export function confirmationRefusal(library: Library, rendered: RenderedRecipe): string {
+  return [
+    `Not run: this recipe needs a person's yes, because ${gatedBecause(rendered)}; "confirm": true was not passed.`,
+    'Ask the user, and call again with "confirm": true once they agreed:',
+    confirmationAsk(library, rendered),
+  ].join('\n')
+}
 
 /**
  * The approval a `curated_recipe_run` call needs in dsh, or undefined: the commands it would run,
  * what the recipe is and does, why it is gated, and the question a person is asked.
  */
 export function confirmationNeed(library: Library, args: unknown, platform: Platform): ApprovalNeed | undefined {
-  const ask = confirmationReason(library, args, platform)
-  if (!ask) return undefined
-  const a = args as { id: string; params?: unknown }
-  const rendered = renderRecipe(library, a.id, { platform, params: paramsOf(a) })
-  const title = library.byId.get(a.id)!.title
+  const rendered = renderedFor(library, args, platform)
+  if (!rendered || !needsConfirmation(rendered)) return undefined
+  const title = library.byId.get(rendered.id)?.title ?? rendered.id
   const undo = rendered.undo.possible ? '' : `; it cannot be undone${rendered.undo.note ? ` (${rendered.undo.note.replace(/\.$/, '')})` : ''}`
   return {
     command: rendered.commands.map((c) => c.command).join(' && '),
     reason: `it is the curated recipe "${title}" (${rendered.id}, risk ${rendered.risk}), run as ${rendered.commands.length} command${rendered.commands.length === 1 ? '' : 's'}${undo}`,
-    ...(rendered.risk === 'destructive' ? {} : { why: `the recipe is marked as needing a person's confirmation (risk ${rendered.risk}), so it runs only after a person approves it` }),
-    ask,
+    ...(rendered.risk === 'destructive' ? {} : { why: `${gatedBecause(rendered)}, so it runs only after a person approves it` }),
+    ask: confirmationAsk(library, rendered),
   }
 }

@@ -4,9 +4,9 @@
  * - `curated_recipe_search` finds recipes by words, category, tags and risk.
  * - `curated_recipe_render` renders one for this machine's platform (the Specification's JSON).
  * - `curated_recipe_run` renders it and runs the steps, then the verification, through the harness
- *   shell (`ctx.shell`, as the `bash` tool does). A recipe that requires confirmation (every
- *   destructive one) asks through `tools/pre-execute` with its title, risk and commands, and the run
- *   refuses to start unless that ask was made for this very call.
+ *   shell (`ctx.shell`, as the `bash` tool does). A recipe of risk medium or above, or marked
+ *   `requires_confirmation` (confirm.ts), asks through `tools/pre-execute` with its title, risk and
+ *   commands, and the run refuses to start unless that ask was made for this very call.
  *
  * The library is read on every call, so edits to a configured directory apply at once.
  */
@@ -22,7 +22,7 @@ import { SHIPPED_RECIPES_DIR } from './load.js'
 import { currentPlatform, renderRecipe, type RenderedRecipe } from './render.js'
 import { renderRunText, runRendered, type RunCommandLine } from './run.js'
 import { CATEGORIES, RISKS, type Library, type Platform } from './schema.js'
-import { confirmationNeed, paramsOf } from './confirm.js'
+import { confirmationNeed, needsConfirmation, paramsOf } from './confirm.js'
 import { CURATED_DESCRIPTIONS, searchAnswer, searchText, type SearchAnswer } from './summary.js'
 
 export const name = 'command-scout-curated'
@@ -124,7 +124,7 @@ export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
       const library = libraryFor(o)
       const rendered = renderRecipe(library, args.id, { platform, params: paramsOf(args) })
       const confirmed = o.asked.delete(exec.callId)
-      if (rendered.requires_confirmation && !confirmed) {
+      if (needsConfirmation(rendered) && !confirmed) {
         throw new Error(`recipe \`${args.id}\` requires confirmation, and no confirmation was asked for this call; it was not run`)
       }
       const cwd = resolve(o.cwd ?? process.cwd(), args.cwd ?? '.')

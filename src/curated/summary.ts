@@ -32,7 +32,7 @@ export function invalidFileCount(library: Library): number {
 export const CURATED_DESCRIPTIONS = {
   search: `Search the curated how-to recipes (vetted, step-by-step shell procedures with risk levels, verification and undo) for tasks in ${CATEGORIES.join(', ')}. Recipes matching every word come back (else those matching the most), best first. Then render or run one by its id.`,
   render: (platform: Platform) => `Render a curated recipe for this machine (${platform}): its commands with parameters filled in and shell-quoted, the verification checks and the undo commands. Nothing runs.`,
-  run: (platform: Platform) => `Run a curated recipe on this machine (${platform}): each step in order (stopping at the first failure), then its verification. Recipes that require confirmation ask the user first. Render it first when unsure.`,
+  run: (platform: Platform) => `Run a curated recipe on this machine (${platform}): each step in order (stopping at the first failure), then its verification. Recipes of risk medium or above, or marked for confirmation, ask the user first. Render it first when unsure.`,
   query: 'Words to look for, e.g. "undo commit" or "port in use".',
   category: 'Only this category.',
   tags: 'Only recipes with every one of these tags.',

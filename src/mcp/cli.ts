@@ -17,9 +17,12 @@ Usage: command-scout mcp [--root DIR] [options]
 
 Tools: one per command the repository declares (a dispatcher tool "recipe" above
 --threshold commands), curated_recipe_search and curated_recipe_render, and
-curated_recipe_run with --allow-recipe-run. A command or recipe that deletes,
-publishes or deploys runs only when the call passes "confirm": true. The tool
-list follows edits to the manifests. Recipes are also resources
+curated_recipe_run with --allow-recipe-run. Arguments are words, each quoted
+onto the command line. Every call is judged by what it runs, with its words: one
+that deletes or overwrites what is not build output, discards work, rewrites
+history, publishes or deploys runs only when the call passes "confirm": true,
+and so does a curated recipe of risk medium or above. The tool list follows
+edits to the manifests. Recipes are also resources
 (command-scout://recipes/<id>).
 
 Options:

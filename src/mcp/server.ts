@@ -4,11 +4,15 @@
  *
  * - The repository's commands, exposed as in dsh (exposure.ts): one tool per command up to the
  *   threshold, else one dispatcher tool with the `op` grammar; the same descriptions; runs through
- *   runCommand (cwd, timeout, whole tree killed, streams capped). A destructive command asks for a
- *   person: its tool requires `confirm`, and a call without `confirm: true` is refused with the reason.
+ *   runCommand (cwd, timeout, whole tree killed, streams capped). `args` are words, each quoted onto
+ *   the command line (a string is split as a shell would, and refused if it holds an operator, a
+ *   newline or a substitution). The gate (book/risk) judges every call with its words: a destructive
+ *   one runs only with `confirm: true`, which a tool whose plain call is destructive requires; the
+ *   annotations say what the body does (`destructiveHint`).
  *   Runs report progress when the client asks for it and stop (tree killed) when it cancels.
  *   The list follows the manifests (LiveBook): a change sends `notifications/tools/list_changed`.
- * - The curated recipes: search, render, and (only with `allowRecipeRun`) run, confirmation as above;
+ * - The curated recipes: search, render, and (only with `allowRecipeRun`) run; a recipe of risk
+ *   medium or above, or marked for confirmation, runs only with `confirm: true` (curated/confirm.ts);
  *   each recipe is also a resource (`command-scout://recipes/<id>`, its definition as JSON).
  */
 import { resolve } from 'node:path'
@@ -22,10 +26,13 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { BUILTIN_COLLECTORS } from '../../collectors/index.js'
 import type { Config } from '../config.js'
 import { runCommand, type RunResult } from '../execute.js'
-import { ARGS_DESCRIPTION, confirmationReason, missingRunnerRefusal, OP_DESCRIPTION, plannedCommand, planTools, renderRun, toolValue, type PlannedTool } from '../exposure.js'
+import {
+  ARGS_DESCRIPTION, callVerdict, missingRunnerRefusal, OP_ARGS_DESCRIPTION, OP_DESCRIPTION, plannedCall, planTools, reasonClause,
+  renderRun, toolValue, type PlannedCall, type PlannedTool,
+} from '../exposure.js'
+import type { Verdict } from '../book/risk/index.js'
 import { bookCollector, LiveBook } from '../plugin/live-book.js'
-import { DispatchError, dispatchTasks, resolveOp } from '../plugin/dispatcher.js'
-import { confirmationReason as recipeConfirmation, paramsOf } from '../curated/confirm.js'
+import { confirmationRefusal, needsConfirmation, paramsOf } from '../curated/confirm.js'
 import { liveLibrary } from '../curated/live-library.js'
 import { SHIPPED_RECIPES_DIR } from '../curated/load.js'
 import { currentPlatform, RecipeRenderError, renderRecipe } from '../curated/render.js'
@@ -60,6 +67,12 @@ export interface McpServerOptions {
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>
 
 const CONFIRM_SCHEMA = (why: string) => ({ type: 'boolean', description: why })
+const WORDS_SCHEMA = (description: string) => ({ type: 'array', items: { type: 'string' }, description })
+
+/** The `confirm` parameter of a tool whose plain call is destructive: why, and how a person allows it. */
+function confirmDescription(reason: string): string {
+  return `Required, because this command needs a person's yes: ${reason}. Ask the user first, and pass true only once they agreed.`
+}
 
 /** A planned command tool as an MCP tool. */
 function commandTool(tool: PlannedTool): Tool {
@@ -70,12 +83,15 @@ function commandTool(tool: PlannedTool): Tool {
       inputSchema: {
         type: 'object',
         properties: {
-          args: { type: 'string', description: ARGS_DESCRIPTION },
-          ...(tool.risk ? { confirm: CONFIRM_SCHEMA(`Required: this command ${tool.risk}, so it runs only with true. Ask the user first and pass true once they agreed.`) } : {}),
+          args: WORDS_SCHEMA(ARGS_DESCRIPTION),
+          confirm: CONFIRM_SCHEMA(tool.risk
+            ? confirmDescription(reasonClause(tool.verdict))
+            : 'Pass true, once the user agreed, if a call is refused because its args make it need a person\'s yes.'),
         },
         ...(tool.risk ? { required: ['confirm'] } : {}),
       },
-      annotations: { destructiveHint: tool.risk !== undefined, openWorldHint: false },
+      // Every command may write (a build writes its output), so none is read-only; destructive is the gate's verdict on its body.
+      annotations: { destructiveHint: tool.verdict.destructive, readOnlyHint: false, openWorldHint: false },
     }
   }
   return {
@@ -85,11 +101,13 @@ function commandTool(tool: PlannedTool): Tool {
       type: 'object',
       properties: {
         op: { type: 'string', description: OP_DESCRIPTION },
-        confirm: CONFIRM_SCHEMA('Pass true, once the user agreed, to run a task that asks for approval (it deletes, publishes or deploys); such a task is refused without it.'),
+        args: WORDS_SCHEMA(OP_ARGS_DESCRIPTION),
+        confirm: CONFIRM_SCHEMA('Pass true, once the user agreed, to run a task that asks for approval (it deletes, overwrites, publishes or deploys); such a task is refused without it.'),
       },
       required: ['op'],
     },
-    annotations: { destructiveHint: true, openWorldHint: false },
+    // Any task, with the right words, may be destructive: the dispatcher as a whole is.
+    annotations: { destructiveHint: true, readOnlyHint: false, openWorldHint: false },
   }
 }
 
@@ -124,14 +142,14 @@ function curatedTools(platform: Platform, allowRun: boolean): Tool[] {
   if (allowRun) {
     tools.push({
       name: CURATED_TOOL_NAMES.run,
-      description: `${CURATED_DESCRIPTIONS.run(platform)} A recipe that requires confirmation runs only with "confirm": true: ask the user first.`,
+      description: `${CURATED_DESCRIPTIONS.run(platform)} A recipe of risk medium or destructive, or marked for confirmation, runs only with "confirm": true: ask the user first.`,
       inputSchema: {
         type: 'object',
         properties: {
           id: { type: 'string', description: CURATED_DESCRIPTIONS.runId },
           params,
           cwd: { type: 'string', description: CURATED_DESCRIPTIONS.cwd },
-          confirm: CONFIRM_SCHEMA('Pass true, once the user agreed, to run a recipe that requires confirmation (every destructive one); it is refused without it.'),
+          confirm: CONFIRM_SCHEMA('Pass true, once the user agreed, to run a recipe of risk medium or destructive, or marked for confirmation; it is refused without it.'),
         },
         required: ['id'],
       },
@@ -139,6 +157,14 @@ function curatedTools(platform: Platform, allowRun: boolean): Tool[] {
     })
   }
   return tools
+}
+
+/** A destructive call without `confirm: true`: what would run, why it needs a person, and how they allow it. */
+function confirmRefusal(command: string, verdict: Verdict): string {
+  return [
+    `Not run: \`${command}\` needs a person's yes: ${reasonClause(verdict)}.`,
+    'To run it, ask the user, and call again with "confirm": true once they agreed. Do not look for another way around this check.',
+  ].join('\n')
 }
 
 const textResult = (text: string, isError = false, structured?: Record<string, unknown>): CallToolResult => ({
@@ -201,12 +227,12 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
     { name: SERVER_NAME, version: options.version },
     {
       capabilities: { tools: { listChanged: true }, resources: {} },
-      instructions: 'Tools of this server run the commands the repository declares (Makefile, package.json scripts, justfile, deno tasks, Cargo, Taskfile) in their own directories, and find, render or run vetted how-to recipes. A tool that deletes, publishes or deploys asks for "confirm": true: ask the user before passing it.',
+      instructions: 'Tools of this server run the commands the repository declares (Makefile, package.json scripts, justfile, deno tasks, Cargo, Taskfile) in their own directories, and find, render or run vetted how-to recipes. A call that deletes, overwrites, publishes or deploys runs only with "confirm": true: ask the user before passing it. Arguments are words (a list of strings), never shell code.',
     },
   )
 
   const replan = () => {
-    plan = planTools(live.book(), config, Object.values(CURATED_TOOL_NAMES))
+    plan = planTools(live.book(), config, Object.values(CURATED_TOOL_NAMES), { root: live.root })
     const signature = JSON.stringify(plan.map((t) => [t.name, t.signature]))
     if (signature === listed) return
     listed = signature
@@ -240,22 +266,20 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
   }
 
   async function callCommandTool(tool: PlannedTool, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
-    const target = plannedCommand(tool, args)
-    if (!target) {
-      try {
-        resolveOp(args.op, dispatchTasks((tool as Extract<PlannedTool, { kind: 'dispatcher' }>).book))
-      } catch (error) {
-        return textResult(`Not run: ${(error as DispatchError).message}`, true)
-      }
+    let call: PlannedCall
+    try {
+      call = plannedCall(tool, args)
+    } catch (error) {
+      // An op that names no task (the message lists them), or args that are not words (it says why).
+      return textResult(`Not run: ${(error as Error).message}`, true)
     }
-    const { recipe, command } = target!
+    const { recipe, command } = call
     // A runner that is not installed can't run it, confirmed or not: say which and how to install it.
     const missing = missingRunnerRefusal(recipe, command)
     if (missing) return textResult(`Not run: ${missing}.`, true)
-    const reason = confirmationReason(recipe, command)
-    if (reason && args.confirm !== true) {
-      return textResult(`Not run: ${reason}. A command that deletes, publishes or deploys runs only with a person's consent: ask the user, and call again with "confirm": true once they agreed.`, true)
-    }
+    // Judged now, with this call's words: words can make a harmless tool destructive (`make clean DIR=src`).
+    const verdict = callVerdict(call, live.root, live.book())
+    if (verdict.destructive && args.confirm !== true) return textResult(confirmRefusal(command, verdict), true)
     const value = toolValue(recipe, await run(command, resolve(live.root, recipe.cwd), extra))
     return textResult(renderRun(value), !value.ok, value as never)
   }
@@ -268,11 +292,11 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
         return textResult(searchText(answer), false, answer as never)
       }
       const id = String(args.id ?? '')
-      const target = (args.platform as Platform | undefined) ?? platform
+      // A render may be for another platform; a run is always this machine's, and is judged as it will run.
+      const target = name === CURATED_TOOL_NAMES.render ? (args.platform as Platform | undefined) ?? platform : platform
       const rendered = renderRecipe(lib, id, { platform: target, params: paramsOf(args) })
       if (name === CURATED_TOOL_NAMES.render) return textResult(JSON.stringify(rendered, null, 2), false, rendered as never)
-      const ask = recipeConfirmation(lib, args, platform)
-      if (ask && args.confirm !== true) return textResult(`Not run: this recipe requires a person's confirmation, and "confirm": true was not passed. Ask the user:\n${ask}`, true)
+      if (needsConfirmation(rendered) && args.confirm !== true) return textResult(confirmationRefusal(lib, rendered), true)
       const cwd = resolve(live.root, typeof args.cwd === 'string' ? args.cwd : '.')
       const value = await runRendered(rendered, { title: lib.byId.get(id)!.title, platform }, (command) => run(command, cwd, extra))
       return textResult(renderRunText(value), !value.ok, value as never)

@@ -2,20 +2,23 @@
  * `dsh-command-scout/adapter`: the recipe book's provider in the harness. It provides
  * `ctx.recipes` (collectors contribute to it), exposes the book as tools (one per recipe, or a
  * dispatcher), keeps the tools in step with the book, runs commands through the harness shell,
- * and sends destructive commands to the harness's approval first.
+ * and sends destructive calls to the harness's approval first: its own tools' calls, judged with
+ * their words (book/risk `judgeRecipeCall`), and the built-in `bash` (`judgeCommand`, which follows
+ * a recipe invoked by its runner command, `make clean`). A tool call whose approval was not asked
+ * in `tools/pre-execute` is judged again before it runs, and refused if destructive.
  */
-import { resolve } from 'node:path'
+import { isAbsolute, resolve } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type {} from '@deepseek-ai/dsh-shell'
 import type { Config } from '../config.js'
 import type { Diagnostic, Recipe } from '../recipe.js'
 import type { RecipeBook } from '../recipe-book.js'
-import { confirmationNeed, plannedCommand, planTools, type PlannedTool } from '../exposure.js'
-import { askBeforeRunning, type ApprovalNeed } from './approval.js'
+import { judgeCommand, type Verdict } from '../book/risk/index.js'
+import { callVerdict, guardedJudgement, plannedCall, planTools, reasonClause, type PlannedCall, type PlannedTool } from '../exposure.js'
+import { askBeforeRunning, refusalText, type ApprovalNeed } from './approval.js'
 import { LiveBook } from './live-book.js'
 import { RecipeBookService, type BookCollector } from './recipes.js'
-import { classifyCommandRisk, classifyRecipeRisk, simpleCommandArgv } from './risk.js'
 import { AdapterConfig, normalizeAdapterConfig } from './schema.js'
 import { runInHarnessShell } from './shell-run.js'
 import { harnessTool, type RunRecipe } from './tools.js'
@@ -52,7 +55,7 @@ class RecipeTools {
   sync(): void {
     // Never take a built-in's name nor another plugin's tool; our own current names are free to keep.
     const others = this.ctx.tools.schemas().map((s) => s.name).filter((n) => !this.registered.has(n))
-    const wanted = new Map(planTools(this.live.book(), this.config, others).map((t) => [t.name, t]))
+    const wanted = new Map(planTools(this.live.book(), this.config, others, { root: this.live.root }).map((t) => [t.name, t]))
     for (const [toolName, reg] of this.registered) {
       if (wanted.get(toolName)?.signature === reg.signature) continue
       reg.dispose()
@@ -61,7 +64,7 @@ class RecipeTools {
     for (const [toolName, tool] of wanted) {
       if (this.registered.has(toolName)) continue
       try {
-        const dispose = this.ctx.tools.register(harnessTool(tool, this.run) as Parameters<Context['tools']['register']>[0])
+        const dispose = this.ctx.tools.register(harnessTool(tool, this.run, (call, exec) => this.gate(call, exec)) as Parameters<Context['tools']['register']>[0])
         this.registered.set(toolName, { signature: tool.signature, dispose, tool })
       } catch (error) {
         // Another plugin took the name since the names were assigned, or the adapter is unloading:
@@ -71,54 +74,77 @@ class RecipeTools {
     }
   }
 
+  /** Calls judged in `tools/pre-execute` (call id -> the command judged): an ask there was answered yes, or the call was safe. */
+  readonly #judged = new Map<string, string>()
+
   /** Why a call needs approval, if it does: one of our tools, or `bash` running a destructive command. */
   approvalReason(exec: Readonly<ToolExecution>): ApprovalNeed | undefined {
-    if (exec.name === 'bash' && !this.registered.has('bash')) return this.bashApproval(exec.arguments)
+    if (exec.name === 'bash' && !this.registered.has('bash')) return this.bashApproval(exec.arguments, exec)
     const reg = this.registered.get(exec.name)
     if (!reg) return undefined
-    const target = plannedCommand(reg.tool, exec.arguments)
-    if (!target) return undefined // an op that doesn't resolve fails in execute with the task list
-    return confirmationNeed(target.recipe, target.command)
+    let call: PlannedCall
+    try {
+      call = plannedCall(reg.tool, exec.arguments)
+    } catch {
+      return undefined // args that are not words, or an op that names no task: execute refuses them, and nothing runs
+    }
+    const verdict = callVerdict(call, this.live.root, this.live.book())
+    this.#remember(exec.callId, call.command)
+    return verdict.destructive ? recipeNeed(call.command, verdict) : undefined
   }
 
   /**
-   * The same check for the built-in `bash`: a destructive recipe invoked by its runner command
-   * (`make nuke`, `cd web && npm run wipe`), or a command line the classifier finds destructive.
+   * The last check in execute: a call that `tools/pre-execute` judged (and, when destructive, a
+   * person allowed) runs; any other call is judged now and refused if destructive, so no listener
+   * order nor a call made around the registry's events runs a destructive command unasked.
    */
-  bashApproval(args: unknown): ApprovalNeed | undefined {
-    const command = (args as { command?: unknown })?.command
-    if (typeof command !== 'string' || command.trim() === '') return undefined
-    const lines = simpleCommandArgv(command)
-    for (const { recipe, invocation, reason } of this.destructiveRecipes()) {
-      if (lines.some((argv) => invocation.every((word, k) => argv[k] === word))) {
-        return { command, reason: `runs the project's ${recipe.source} recipe \`${recipe.command}\`, which ${reason}` }
-      }
-    }
-    const risk = classifyCommandRisk(command)
-    return risk.destructive ? { command, reason: risk.reason! } : undefined
+  gate(call: PlannedCall, exec: ToolExecution): void {
+    const judged = this.#judged.get(exec.callId)
+    this.#judged.delete(exec.callId)
+    if (judged === call.command) return
+    const verdict = callVerdict(call, this.live.root, this.live.book())
+    if (verdict.destructive) throw new Error(refusalText(recipeNeed(call.command, verdict), 'no person was asked to approve this call'))
   }
 
-  #destructive: { book: RecipeBook; list: Array<{ recipe: Recipe; invocation: string[]; reason: string }> } | undefined
+  #remember(callId: string, command: string): void {
+    if (this.#judged.size >= 1000) this.#judged.delete(this.#judged.keys().next().value!)
+    this.#judged.set(callId, command)
+  }
 
-  /** The book's destructive recipes with their runner invocation, classified once per book. */
-  destructiveRecipes(): Array<{ recipe: Recipe; invocation: string[]; reason: string }> {
-    const book = this.live.book()
-    if (this.#destructive?.book !== book) {
-      const list = []
-      for (const recipe of book.entries()) {
-        const risk = classifyRecipeRisk(recipe, recipe.command)
-        const invocation = risk.destructive ? simpleCommandArgv(recipe.command)[0] : undefined
-        if (invocation?.length) list.push({ recipe, invocation, reason: risk.reason! })
-      }
-      this.#destructive = { book, list }
-    }
-    return this.#destructive.list
+  /**
+   * The same gate for the built-in `bash`: the judge reads the command line itself, and follows a
+   * discovered recipe it invokes by its runner command (`make clean`, `cd web && npm run wipe`).
+   */
+  bashApproval(args: unknown, exec?: Readonly<ToolExecution>): ApprovalNeed | undefined {
+    const command = (args as { command?: unknown })?.command
+    if (typeof command !== 'string' || command.trim() === '') return undefined
+    const cwd = bashCwd(args, exec)
+    const verdict = guardedJudgement(() => judgeCommand(command, { root: this.live.root, cwd, book: this.live.book() }))
+    return verdict.destructive ? recipeNeed(command, verdict) : undefined
   }
 
   disposeAll(): void {
     for (const reg of this.registered.values()) reg.dispose()
     this.registered.clear()
   }
+}
+
+/** What the person is asked and the model told: the command line and the gate's reason (which names the line and the word). */
+function recipeNeed(command: string, verdict: Verdict): ApprovalNeed {
+  const reason = reasonClause(verdict)
+  return { command, reason, ask: `\`${command}\` needs your approval: ${reason}.` }
+}
+
+/**
+ * Where `bash` runs a call, as dsh's bash tool decides it: `workdir` (relative to the session's
+ * directory), else the session's directory, else the process's.
+ */
+function bashCwd(args: unknown, exec: Readonly<ToolExecution> | undefined): string {
+  const session = (exec as { agent?: { session?: { header?: { cwd?: unknown } } } } | undefined)?.agent?.session?.header?.cwd
+  const base = typeof session === 'string' && session !== '' ? session : process.cwd()
+  const workdir = (args as { workdir?: unknown })?.workdir
+  if (typeof workdir !== 'string' || workdir === '') return resolve(base)
+  return isAbsolute(workdir) ? workdir : resolve(base, workdir)
 }
 
 /** Problems in the user's manifests go to the harness log once each (the person reads them there). */

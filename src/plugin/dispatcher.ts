@@ -3,10 +3,13 @@
  *
  *   op       := S* head (S+ tail)?
  *   head     := runner ":" task | task        runner: a runner in the book (make, npm, just, ...)
- *   tail     := the rest, appended to the command verbatim
+ *   tail     := the rest: the call's words, split as a shell splits them (exposure.ts `plannedCall`
+ *               reads it with the gate's `callWords`, which refuses operators, newlines and
+ *               substitutions), each quoted onto the command line
  *
  * A bare task must belong to exactly one runner; an ambiguous or unknown one is an error that
- * lists the available tasks. Workspace and module tasks carry their scope: `web/test`.
+ * lists the available tasks. Workspace and module tasks carry their scope: `web/test`. A task
+ * the gate judges destructive is marked `[asks for approval]` in the description.
  */
 import type { Recipe } from '../recipe.js'
 import type { RecipeBook } from '../recipe-book.js'
@@ -70,7 +73,7 @@ export function availableTasks(tasks: readonly DispatchTask[]): string {
 
 export interface Resolved {
   task: DispatchTask
-  /** Everything after the first whitespace run, verbatim. */
+  /** Everything after the first whitespace run, as written (the caller reads it as words). */
   tail: string
 }
 
@@ -104,7 +107,7 @@ export function resolveOp(op: unknown, tasks: readonly DispatchTask[]): Resolved
 export function dispatcherDescription(tasks: readonly DispatchTask[], asksApproval: (recipe: Recipe) => boolean = () => false, missingRunners: ReadonlySet<string> = new Set()): string {
   const lines = [
     'Run a task this project declares (make, package.json scripts, just, deno, cargo, task) in its directory; returns exit code and output.',
-    '`op` is the task, then arguments appended verbatim: "test", "build --release", "web/test --watch". Qualify a name two runners share as `<runner>:<task>`. An unknown op answers with every task.',
+    '`op` is the task, then its arguments as words, split as a shell splits them (no ;, |, &&, > or $(...)): "test", "build --release", "web/test --watch". Qualify a name two runners share as `<runner>:<task>`. An unknown op answers with every task.',
   ]
   const groups = byRunner(tasks)
   for (const [runner, group] of groups) {

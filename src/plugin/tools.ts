@@ -1,17 +1,26 @@
 /**
  * The harness tools of a recipe book: each planned tool (exposure.ts: one per recipe, or one
  * dispatcher) as a dsh tool definition. `adapter.ts` registers them and keeps them in step with the book.
+ *
+ * A call's `args` are words (a list of strings), each quoted onto the command line; the dispatcher's
+ * `op` is split into words the same way. Before a command runs, the adapter's gate sees the call:
+ * a destructive call runs only when a person approved this very call (adapter.ts).
  */
 import { defineTool, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { RunResult } from '../execute.js'
-import { ARGS_DESCRIPTION, missingRunnerRefusal, OP_DESCRIPTION, plannedCommand, renderRun, toolValue, type PlannedTool, type RecipeToolValue } from '../exposure.js'
+import {
+  ARGS_DESCRIPTION, missingRunnerRefusal, OP_ARGS_DESCRIPTION, OP_DESCRIPTION, plannedCall, renderRun, toolValue,
+  type PlannedCall, type PlannedTool, type RecipeToolValue,
+} from '../exposure.js'
 import type { Recipe } from '../recipe.js'
-import { dispatchTasks, resolveOp } from './dispatcher.js'
 
 export { renderRun, recipeToolDescription, RENDER_STREAM_CHARS, type RecipeToolValue } from '../exposure.js'
 
 /** Runs a command for a tool call (the adapter binds it to the harness shell). */
 export type RunRecipe = (recipe: Recipe, command: string, exec: ToolExecution) => Promise<RunResult>
+
+/** The last check before a call runs: throws, with the reason, when the call may not run. */
+export type CallGate = (call: PlannedCall, exec: ToolExecution) => void
 
 /** The result value's schema (the seed's `{ command, ok, exitCode, stdout, stderr, killed, durationMs }` plus where and what). */
 const OUTPUT_SCHEMA = {
@@ -36,34 +45,35 @@ const output = {
   render: (_args: unknown, value: unknown) => [{ type: 'text' as const, text: renderRun(value as RecipeToolValue) }],
 }
 
-/** A planned tool as a harness tool. A call whose runner is not installed is refused with how to install it. */
-export function harnessTool(tool: PlannedTool, run: RunRecipe): ToolDefinition {
+const WORDS = (description: string) => ({ type: 'array', items: { type: 'string' }, description }) as const
+
+/**
+ * A planned tool as a harness tool. Arguments that are not words, an op that names no task and a
+ * runner that is not installed are refused with what to do instead; then the gate decides.
+ */
+export function harnessTool(tool: PlannedTool, run: RunRecipe, gate: CallGate = () => {}): ToolDefinition {
+  const execute = async (args: unknown, exec: ToolExecution) => {
+    // plannedCall throws ArgsError (why the args are not words) or DispatchError (the task list).
+    const call = plannedCall(tool, args)
+    const missing = missingRunnerRefusal(call.recipe, call.command)
+    if (missing) throw new Error(missing)
+    gate(call, exec)
+    return toolValue(call.recipe, await run(call.recipe, call.command, exec)) as never
+  }
   if (tool.kind === 'recipe') {
     return defineTool({
       name: tool.name,
       description: tool.description,
-      parameters: { args: { type: 'string', description: ARGS_DESCRIPTION } },
+      parameters: { args: WORDS(ARGS_DESCRIPTION) },
       output: output as never,
-      async execute(args: { args?: string }, exec: ToolExecution) {
-        const { recipe, command } = plannedCommand(tool, args)!
-        const missing = missingRunnerRefusal(recipe, command)
-        if (missing) throw new Error(missing)
-        return toolValue(recipe, await run(recipe, command, exec)) as never
-      },
+      execute: execute as never,
     }) as unknown as ToolDefinition
   }
   return defineTool({
     name: tool.name,
     description: tool.description,
-    parameters: { op: { type: 'string', required: true, description: OP_DESCRIPTION } },
+    parameters: { op: { type: 'string', required: true, description: OP_DESCRIPTION }, args: WORDS(OP_ARGS_DESCRIPTION) },
     output: output as never,
-    async execute(args: { op: string }, exec: ToolExecution) {
-      const target = plannedCommand(tool, args)
-      // An op that doesn't resolve: resolveOp's error lists the available tasks.
-      if (!target) resolveOp(args.op, dispatchTasks(tool.book))
-      const missing = missingRunnerRefusal(target!.recipe, target!.command)
-      if (missing) throw new Error(missing)
-      return toolValue(target!.recipe, await run(target!.recipe, target!.command, exec)) as never
-    },
+    execute: execute as never,
   }) as unknown as ToolDefinition
 }

@@ -108,7 +108,8 @@ test('run executes a recipe in its directory and passes its exit code', (t) => {
 
 test('run --timeout kills the command and exits 124', (t) => {
   const dir = copy(t)
-  const r = cli(['run', 'make_build', '--root', dir, '--timeout', '300', '--', 'build', 'VERSION=$$(sleep 5)'])
+  // The value is shell code make runs where it expands VERSION: the gate asks, and --yes answers.
+  const r = cli(['run', 'make_build', '--root', dir, '--timeout', '300', '--yes', '--', 'build', 'VERSION=$$(sleep 5)'])
   assert.equal(r.status, 124, r.stderr)
   assert.match(r.stderr, /timed out after 300 ms/)
 })
@@ -209,7 +210,7 @@ test('run with an unknown name lists the candidates in aligned columns that fit 
 test('run --timeout says so before the output and on its own line after it', (t) => {
   const dir = copy(t)
   // `printf` leaves no newline, so the closing message must add one.
-  const r = cli(['run', 'make_build', '--root', dir, '--timeout', '300', '--', 'build', 'VERSION=$$(printf partial >&2; sleep 5)'])
+  const r = cli(['run', 'make_build', '--root', dir, '--timeout', '300', '--yes', '--', 'build', 'VERSION=$$(printf partial >&2; sleep 5)'])
   assert.equal(r.status, 124, r.stderr)
   const lines = r.stderr.split('\n')
   assert.match(lines[0], /^\$ make build .*\[timeout 300 ms\]$/)

@@ -56,7 +56,7 @@ test('the model searches, renders and runs curated recipes; a destructive one is
   assert.equal(r.code, 0, r.stderr)
   const names = toolNames(r.requests[0])
   for (const tool of ['curated_recipe_search', 'curated_recipe_render', 'curated_recipe_run']) assert.ok(names.includes(tool), `${tool} offered (got ${names.join(', ')})`)
-  assert.match(toolSchema(r.requests[0], 'curated_recipe_run').description, /Recipes that require confirmation ask the user first/)
+  assert.match(toolSchema(r.requests[0], 'curated_recipe_run').description, /Recipes of risk medium or above, or marked for confirmation, ask the user first/)
   const results = (i) => toolResults(r.requests[i]).at(-1).content
   assert.match(results(1), /^files\.remove_tree \[destructive\] Delete a directory tree \(params: dir: string\)/m)
   const rendered = JSON.parse(results(2))

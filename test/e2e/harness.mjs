@@ -2,7 +2,7 @@
 // Needs the pinned dsh from test/setup/20-dsh.sh (COMMAND_SCOUT_DSH_BIN, COMMAND_SCOUT_NODE24);
 // `dshAvailable()` tells a test to skip, with the reason, when it is not installed.
 //
-//   const model = await startScriptedModel([{ tool: 'make_build', args: { args: 'V=1' } }, { text: 'done' }])
+//   const model = await startScriptedModel([{ tool: 'make_build', args: { args: ['V=1'] } }, { text: 'done' }])
 //   const home = await makeHome()
 //   const run = await runDsh({ home, model, cwd: repo, args: ['--profile', 'headless', '--patch', DETERMINISTIC_PATCH, 'build it'] })
 //   toolNames(run.requests[0])          // the tool list dsh sent

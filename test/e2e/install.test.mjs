@@ -35,7 +35,7 @@ async function workspace() {
 /** A headless run whose model calls make_build once; returns the run. */
 async function buildRun(home, extraArgs = []) {
   const ws = await workspace()
-  const model = await startScriptedModel([{ tool: 'make_build', args: { args: 'VERSION=7.0' } }, { text: 'built' }])
+  const model = await startScriptedModel([{ tool: 'make_build', args: { args: ['VERSION=7.0'] } }, { text: 'built' }])
   try {
     const r = await runDsh({ home, model, cwd: ws, args: ['--profile', 'headless', '--patch', home.deterministicPatch, ...extraArgs, 'build the project'] })
     return { ...r, ws }

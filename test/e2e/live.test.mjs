@@ -25,6 +25,8 @@ test('editing the Makefile and the profile\'s patch layer mid-session changes th
   assert.equal(added.code, 0, added.stderr + added.stdout)
   const ws = await mkdtemp(join(scratch, 'ws-'))
   await cp(FIXTURE, ws, { recursive: true })
+  // What the targets write is output, as a project's .gitignore says: `package` runs twice, and writing its file again does not ask.
+  await writeFile(join(ws, '.gitignore'), 'build-stamp.txt\npackage.txt\n')
   const profilePatch = join(home.dshHome, 'profiles/headless/cordis.patch.yml')
 
   const seen = [] // [phase, request index] marks for the assertions

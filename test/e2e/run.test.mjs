@@ -42,6 +42,14 @@ async function session({ steps, config, env, extraPatches = [], makefileExtra = 
   }
 }
 
+/** A target that deletes the sources, and sources for it to delete: what the gate stops. */
+const NUKE = '\n## Start over\n.PHONY: nuke\nnuke:\n\trm -rf src\n'
+const withSources = async (ws) => {
+  await mkdir(join(ws, 'src'), { recursive: true })
+  await writeFile(join(ws, 'src', 'keep.txt'), 'kept')
+}
+const sourcesKept = (ws) => existsSync(join(ws, 'src', 'keep.txt'))
+
 function alive(pid) {
   try {
     process.kill(pid, 0)
@@ -52,7 +60,7 @@ function alive(pid) {
 }
 
 test('a discovered tool runs its command in the workspace, and its result reaches the model', { skip }, async () => {
-  const r = await session({ steps: [{ tool: 'make_build', args: { args: 'VERSION=4.2.0' } }, { text: 'done' }] })
+  const r = await session({ steps: [{ tool: 'make_build', args: { args: ['VERSION=4.2.0'] } }, { text: 'done' }] })
   assert.equal(r.code, 0, r.stderr)
   const schema = toolSchema(r.requests[0], 'make_build')
   assert.match(schema.description, /^Runs `make build` \(Makefile:7\)\.\nWrite the build stamp\n/)
@@ -91,23 +99,25 @@ test('a command past execution.timeoutMs is killed with its children', { skip },
 })
 
 test('a destructive recipe is refused in headless mode, where no one can approve it', { skip }, async () => {
-  const r = await session({ steps: [{ tool: 'make_deploy', args: {} }, { text: 'done' }] })
+  const r = await session({ makefileExtra: NUKE, prepare: withSources, steps: [{ tool: 'make_nuke', args: {} }, { text: 'done' }] })
   assert.equal(r.code, 0, r.stderr)
-  assert.match(toolSchema(r.requests[0], 'make_deploy').description, /Asks a person for approval first: it the task "deploy" deploys/)
+  assert.match(toolSchema(r.requests[0], 'make_nuke').description, /Asks a person for approval first: `rm -rf src` deletes `src`/)
+  // The gate reads what a target runs, not its name: `deploy` only writes a file here.
+  assert.doesNotMatch(toolSchema(r.requests[0], 'make_deploy').description, /Asks a person/)
   const refusal = toolResults(r.requests[1])[0].content
-  assert.match(refusal, /^Error: tool "make_deploy" requires approval, but no approval channel is available/)
+  assert.match(refusal, /^Error: tool "make_nuke" requires approval, but no approval channel is available/)
   // The model learns what the command does, why it is gated and how a person allows it.
-  assert.match(refusal, /`make deploy` was not run/)
-  assert.match(refusal, /What it does: the task "deploy" deploys/)
+  assert.match(refusal, /`make nuke` was not run/)
+  assert.match(refusal, /What it does: `rm -rf src` deletes `src`, .*\(Makefile:\d+/)
   assert.match(refusal, /Why it needs approval: it is destructive/)
-  assert.match(refusal, /How to allow it: a person approves the prompt in an interactive dsh session, or runs `make deploy` themselves/)
-  assert.equal(existsSync(join(r.ws, 'deployed.txt')), false)
+  assert.match(refusal, /How to allow it: a person approves the prompt in an interactive dsh session, or runs `make nuke` themselves/)
+  assert.ok(sourcesKept(r.ws), 'src survived')
 })
 
 test('bash is held to the same check: a destructive recipe by its runner command, or a destructive command line', { skip }, async () => {
   const r = await session({
-    makefileExtra: '\n.PHONY: nuke\nnuke:\n\trm -rf src\n',
-    prepare: async (ws) => mkdir(join(ws, 'src'), { recursive: true }).then(() => writeFile(join(ws, 'src', 'keep.txt'), 'kept')),
+    makefileExtra: NUKE,
+    prepare: withSources,
     steps: [
       { tool: 'bash', args: { command: 'make nuke', description: 'clean up' } },
       { tool: 'bash', args: { command: 'true && rm -rf src', description: 'clean up' } },
@@ -117,7 +127,7 @@ test('bash is held to the same check: a destructive recipe by its runner command
   })
   assert.equal(r.code, 0, r.stderr)
   const results = r.requests.slice(1, 4).map((q) => toolResults(q).at(-1).content)
-  assert.match(results[0], /requires approval[\s\S]*`make nuke` was not run[\s\S]*the project's make recipe `make nuke`/)
+  assert.match(results[0], /requires approval[\s\S]*`make nuke` was not run[\s\S]*What it does: `rm -rf src` deletes `src`[\s\S]*through `make nuke`/)
   assert.match(results[1], /requires approval[\s\S]*`true && rm -rf src` was not run[\s\S]*deletes/)
   assert.doesNotMatch(results[2], /requires approval/)
   assert.equal(await readFile(join(r.ws, 'src', 'keep.txt'), 'utf8'), 'kept', 'src survived')
@@ -125,19 +135,19 @@ test('bash is held to the same check: a destructive recipe by its runner command
 })
 
 test('danger-full-access turns approval prompts off, so a destructive recipe is still refused', { skip }, async () => {
-  const r = await session({ env: { DSH_PERMISSION_MODE: 'danger-full-access' }, steps: [{ tool: 'make_deploy', args: {} }, { text: 'done' }] })
-  assert.match(toolResults(r.requests[1])[0].content, /^Error: the user rejected tool "make_deploy"[\s\S]*How to allow it/)
-  assert.equal(existsSync(join(r.ws, 'deployed.txt')), false)
+  const r = await session({ env: { DSH_PERMISSION_MODE: 'danger-full-access' }, makefileExtra: NUKE, prepare: withSources, steps: [{ tool: 'make_nuke', args: {} }, { text: 'done' }] })
+  assert.match(toolResults(r.requests[1])[0].content, /^Error: the user rejected tool "make_nuke"[\s\S]*How to allow it/)
+  assert.ok(sourcesKept(r.ws), 'src survived')
 })
 
 test('where an approver answers, the ask carries the reason and the destructive recipe runs', { skip }, async () => {
   const approver = join(scratch, 'approver.yml')
   await writeFile(approver, `- insert:\n    - id: test-approver\n      name: '${APPROVER}'\n`)
-  const r = await session({ extraPatches: [approver], steps: [{ tool: 'make_deploy', args: {} }, { text: 'done' }] })
+  const r = await session({ extraPatches: [approver], makefileExtra: NUKE, prepare: withSources, steps: [{ tool: 'make_nuke', args: {} }, { text: 'done' }] })
   assert.equal(r.code, 0, r.stderr)
-  assert.match(r.stderr, /\[approval\] make_deploy: `make deploy` the task "deploy" deploys/)
-  assert.match(toolResults(r.requests[1])[0].content, /^\$ make deploy\n\[exit code: 0\]/)
-  assert.equal((await readFile(join(r.ws, 'deployed.txt'), 'utf8')).trim(), 'deployed')
+  assert.match(r.stderr, /\[approval\] make_nuke: `make nuke` needs your approval: `rm -rf src` deletes `src`/)
+  assert.match(toolResults(r.requests[1])[0].content, /^\$ make nuke\n\[exit code: 0\]/)
+  assert.equal(existsSync(join(r.ws, 'src')), false, 'approved, it ran')
 })
 
 // workspace-write also allows the temp dirs, so the probe needs a checkout that is not in one.
@@ -149,8 +159,9 @@ test('recipe commands run inside the harness sandbox, like bash: no writes outsi
   await mkdir(outsideDir, { recursive: true })
   const outside = join(outsideDir, `escape-${process.pid}.txt`)
   const r = await session({
-    makefileExtra: `\n.PHONY: escape\nescape:\n\t@echo out > ${outside}\n`,
-    steps: [{ tool: 'make_escape', args: {} }, { tool: 'bash', args: { command: `echo out > ${outside}`, description: 'write outside' } }, { text: 'done' }],
+    // `touch` creates a file and overwrites nothing, so the destructive gate lets it through: the sandbox is what stops it.
+    makefileExtra: `\n.PHONY: escape\nescape:\n\t@touch ${outside}\n`,
+    steps: [{ tool: 'make_escape', args: {} }, { tool: 'bash', args: { command: `touch ${outside}`, description: 'write outside' } }, { text: 'done' }],
   })
   assert.equal(r.code, 0, r.stderr)
   assert.match(toolResults(r.requests[1])[0].content, /\[exit code: 2\][\s\S]*Permission denied/)

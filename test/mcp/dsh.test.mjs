@@ -76,7 +76,7 @@ test("dsh's MCP client row runs `command-scout mcp`: the model's call really run
   }
   assert.match(lastResult(r, 1), /\$ make hello\n\[exit code: 0\]/)
   assert.equal(await readFile(join(ws, 'ran.txt'), 'utf8'), 'hello via mcp\n')
-  assert.match(lastResult(r, 2), /Not run: `make wipe` .*"confirm": true/)
+  assert.match(lastResult(r, 2), /Not run: `make wipe` needs a person's yes: `rm -rf src`[\s\S]*"confirm": true/)
   assert.ok(existsSync(join(ws, 'src', 'keep.txt')), 'the destructive command did not run')
   assert.match(lastResult(r, 3), /lsof -nP -iTCP:8080 -sTCP:LISTEN/)
   assert.equal(r.stdout.trim(), 'done')

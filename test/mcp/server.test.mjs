@@ -39,6 +39,8 @@ const MAKEFILE = [
 async function repo() {
   const dir = await mkdtemp(join(scratch, 'repo-'))
   await writeFile(join(dir, 'Makefile'), MAKEFILE)
+  // What the targets write is output, as a project's .gitignore says: writing it again does not ask.
+  await writeFile(join(dir, '.gitignore'), 'ran.txt\nchild.pid\n')
   await mkdir(join(dir, 'src'))
   await writeFile(join(dir, 'src', 'main.c'), 'int main(void) { return 0; }\n')
   return dir
@@ -64,7 +66,7 @@ test('the tools are the dsh plan: same names and descriptions, plus the curated 
   assert.deepEqual(tools.map((x) => x.name).sort(), ['curated_recipe_render', 'curated_recipe_search', ...plan.map((p) => p.name)].sort())
   for (const p of plan) assert.equal(byName.get(p.name).description, p.description, p.name)
   assert.deepEqual(byName.get('make_wipe').inputSchema.required, ['confirm'])
-  assert.match(byName.get('make_wipe').inputSchema.properties.confirm.description, /the task "wipe" wipes data \(make wipe\), so it runs only with true/)
+  assert.match(byName.get('make_wipe').inputSchema.properties.confirm.description, /^Required, because this command needs a person's yes: `rm -rf src` deletes `src`.*Ask the user first/)
   assert.equal(byName.get('make_hello').inputSchema.required, undefined)
   assert.ok(!byName.has('curated_recipe_run'), 'recipe runs are off without --allow-recipe-run')
 })
@@ -160,7 +162,7 @@ test('curated recipes: search, render as the library renders, run only when allo
   assert.match(text(run), /done, verified/)
   const refused = await client.callTool({ name: 'curated_recipe_run', arguments: { id: 'files.remove_tree', params: { dir: 'old build' } } })
   assert.equal(refused.isError, true)
-  assert.match(text(refused), /requires a person's confirmation.*\n.*Delete a directory tree.*DESTRUCTIVE/s)
+  assert.match(text(refused), /^Not run: this recipe needs a person's yes, because it is destructive.*\n.*Delete a directory tree.*DESTRUCTIVE/s)
   assert.ok(existsSync(join(root, 'old build')))
   const confirmed = await client.callTool({ name: 'curated_recipe_run', arguments: { id: 'files.remove_tree', params: { dir: 'old build' }, confirm: true } })
   assert.equal(confirmed.isError, undefined, text(confirmed))

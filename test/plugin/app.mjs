@@ -1,7 +1,7 @@
 // A minimal harness for the plugin layer on Node 20: Cordis with the real system prompt, tools
 // service and shell executor (dsh-subprocess-local + dsh-bash-local), then our plugins.
 import '../support/process-tmp.mjs'
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Context } from '@deepseek-ai/cordis'
@@ -15,10 +15,16 @@ import makePlugin from '../../dist/src/plugin/collectors/make.js'
 export { CommandScout, makePlugin }
 export const FIXTURE = new URL('../fixtures/plugin/repo/', import.meta.url).pathname
 
-/** A temp copy of the fixture repository (or an empty dir). */
+/**
+ * A temp copy of the fixture repository (or an empty dir). Like a real project, it ignores the files
+ * its targets write: the destructive gate lets a recipe overwrite build output, not a file of the project.
+ */
 export async function tempRepo({ empty = false } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'cs-plugin-'))
-  if (!empty) await cp(FIXTURE, dir, { recursive: true })
+  if (!empty) {
+    await cp(FIXTURE, dir, { recursive: true })
+    await writeFile(join(dir, '.gitignore'), 'build-stamp.txt\ndeployed.txt\nslow-child.pid\n')
+  }
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) }
 }
 

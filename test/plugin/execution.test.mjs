@@ -62,42 +62,53 @@ test('runInHarnessShell without a shell executor says what to compose', async ()
   await assert.rejects(runInHarnessShell(new Context(), { command: 'true', cwd: '/', timeoutMs: 1000 }), /no shell executor is mounted \(ctx\.shell\)/)
 })
 
-test('a destructive recipe asks before it runs; without an approval service the ask is refused with the reason', async (t) => {
+/** The fixture plus `nuke`, which deletes the sources, and a src/ for it to delete. */
+async function repoWithNuke() {
   const repo = await tempRepo()
+  const { appendFile, mkdir, writeFile } = await import('node:fs/promises')
+  await appendFile(join(repo.dir, 'Makefile'), '\n## Start over\nnuke:\n\trm -rf src\n')
+  await mkdir(join(repo.dir, 'src'))
+  await writeFile(join(repo.dir, 'src', 'keep.txt'), 'kept')
+  return repo
+}
+
+test('a destructive recipe asks before it runs; without an approval service the ask is refused with the reason', async (t) => {
+  const repo = await repoWithNuke()
   const app = await startApp({ root: repo.dir })
   t.after(async () => { await app.stop(); await repo.cleanup() })
-  const result = await app.call('make_deploy')
+  const result = await app.call('make_nuke')
   assert.equal(result.isError, true)
-  assert.match(text(result), /`make deploy` was not run[\s\S]*What it does: the task "deploy" deploys[\s\S]*How to allow it/)
-  assert.equal(existsSync(join(repo.dir, 'deployed.txt')), false, 'the command did not run')
+  assert.match(text(result), /`make nuke` was not run[\s\S]*What it does: `rm -rf src` deletes `src`[\s\S]*\(Makefile:\d+\)[\s\S]*How to allow it/)
+  assert.ok(existsSync(join(repo.dir, 'src', 'keep.txt')), 'the command did not run')
   // ordinary build commands and build-output cleaning don't ask
   assert.equal((await app.call('make_build')).isError, false)
   assert.equal((await app.call('make_clean')).isError, false)
-  // args count: appending a destructive word to a harmless recipe asks too
-  const sneaky = await app.call('make_build', { args: '&& rm -rf src' })
+  // args are words: an operator in a string is refused before anything runs, and as a word it is one argument
+  const sneaky = await app.call('make_build', { args: ['VERSION=$(rm -rf src)'] })
   assert.equal(sneaky.isError, true)
-  assert.match(text(sneaky), /deletes src \(not build output\)/)
+  assert.match(text(sneaky), /`make build 'VERSION=\$\(rm -rf src\)'` was not run/)
+  assert.ok(existsSync(join(repo.dir, 'src', 'keep.txt')), 'the words did not run')
 })
 
 test('the ask reaches the approval service with the reason; allowed once, the command runs', async (t) => {
-  const repo = await tempRepo()
+  const repo = await repoWithNuke()
   const app = await startApp({ root: repo.dir, config: { exposure: 'dispatcher' } })
   t.after(async () => { await app.stop(); await repo.cleanup() })
   const requests = []
   let answer = 'rejected'
   app.ctx.provide('approval', { request: async (req) => { requests.push(req); return answer } })
   const agent = { id: 'agent-1', ctx: app.ctx, session: { id: 'session-1', header: { cwd: repo.dir } } }
-  const denied = await app.call('recipe', { op: 'deploy' }, { agent })
+  const denied = await app.call('recipe', { op: 'nuke' }, { agent })
   assert.equal(denied.isError, true)
   assert.match(text(denied), /rejected/)
   assert.equal(requests.length, 1)
   assert.equal(requests[0].toolName, 'recipe')
-  assert.match(requests[0].reason, /`make deploy` the task "deploy" deploys/)
-  assert.equal(existsSync(join(repo.dir, 'deployed.txt')), false)
+  assert.match(requests[0].reason, /^`make nuke` needs your approval: `rm -rf src` deletes `src`/)
+  assert.ok(existsSync(join(repo.dir, 'src', 'keep.txt')))
   answer = 'allowed-once'
-  const allowed = await app.call('recipe', { op: 'deploy' }, { agent })
+  const allowed = await app.call('recipe', { op: 'nuke' }, { agent })
   assert.equal(allowed.isError, false, text(allowed))
-  assert.equal(readFileSync(join(repo.dir, 'deployed.txt'), 'utf8').trim(), 'deployed')
+  assert.equal(existsSync(join(repo.dir, 'src')), false, 'allowed, it ran')
   // a harmless op never asks
   await app.call('recipe', { op: 'build' }, { agent })
   assert.equal(requests.length, 2)

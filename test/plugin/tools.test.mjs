@@ -18,9 +18,11 @@ test('exposure tools: one tool per recipe, named by the book, described as the s
     'Variables, as VAR=value in args: VERSION',
   ].join('\n'))
   assert.match(app.ctx.tools.get('make_default_goal').description, /^Runs `make` \(Makefile:7\)\.\nthe default goal: plain `make` builds `build`/)
-  assert.match(app.ctx.tools.get('make_deploy').description, /Asks a person for approval first: it the task "deploy" deploys/)
-  // the one optional `args` parameter
-  assert.deepEqual(build.parameters.properties.args.type, 'string')
+  // The gate reads what a target runs, not its name: `deploy` here only writes a file, so it does not ask.
+  assert.doesNotMatch(app.ctx.tools.get('make_deploy').description, /Asks a person/)
+  // the one optional `args` parameter: a list of words
+  assert.deepEqual(build.parameters.properties.args.type, 'array')
+  assert.deepEqual(build.parameters.properties.args.items, { type: 'string' })
   assert.deepEqual(build.parameters.required ?? [], [])
   // a declared output schema with the run's fields
   for (const key of ['command', 'ok', 'exitCode', 'stdout', 'stderr', 'killed', 'durationMs']) {
@@ -32,7 +34,7 @@ test('a tool call runs the command in the root with args appended, and renders c
   const repo = await tempRepo()
   const app = await startApp({ root: repo.dir })
   t.after(async () => { await app.stop(); await repo.cleanup() })
-  const result = await app.call('make_build', { args: 'VERSION=2.5.0' })
+  const result = await app.call('make_build', { args: ['VERSION=2.5.0'] })
   assert.equal(result.isError, false, text(result))
   assert.equal(readFileSync(join(repo.dir, 'build-stamp.txt'), 'utf8').trim(), 'building 2.5.0')
   assert.equal(result.value.command, 'make build VERSION=2.5.0')
@@ -49,7 +51,7 @@ test('a failing command is a result with its exit code, not a tool error', async
   const repo = await tempRepo()
   const app = await startApp({ root: repo.dir })
   t.after(async () => { await app.stop(); await repo.cleanup() })
-  const result = await app.call('make_test', { args: 'no-such-target' })
+  const result = await app.call('make_test', { args: ['no-such-target'] })
   assert.equal(result.isError, false)
   assert.equal(result.value.ok, false)
   assert.equal(result.value.exitCode, 2)
@@ -73,7 +75,7 @@ test('exposure dispatcher: a single `recipe` tool with an op string, tasks liste
   assert.deepEqual(app.ours(), ['recipe'])
   const tool = app.ctx.tools.get('recipe')
   assert.deepEqual(tool.parameters.required, ['op'])
-  assert.match(tool.description, /make \(Makefile\):\n.*\n- build: Write the build stamp\n- test: Run the tests\n- deploy: Push the release to production \[asks for approval\]\n/)
+  assert.match(tool.description, /make \(Makefile\):\n.*\n- build: Write the build stamp\n- test: Run the tests\n- deploy: Push the release to production\n/)
   const result = await app.call('recipe', { op: 'build VERSION=3.0.0' })
   assert.equal(result.isError, false, text(result))
   assert.equal(result.value.command, 'make build VERSION=3.0.0')
@@ -144,7 +146,7 @@ test('npm script arguments go after `--`, so flags reach the script', async (t) 
   t.after(async () => { await app.stop(); await repo.cleanup() })
   // the recipe as the scripts collector makes it for npm
   app.ctx.recipes.contribute('scripts', [createRecipe({ source: 'scripts', runner: 'npm', name: 'show', command: 'npm run show', file: 'package.json', argsSeparator: '--', description: 'node show.js' })])
-  const result = await app.call('npm_show', { args: '--watch --port 8080' })
+  const result = await app.call('npm_show', { args: ['--watch', '--port', '8080'] })
   assert.equal(result.value.command, 'npm run show -- --watch --port 8080')
   assert.equal(result.value.exitCode, 0, result.value.stderr)
   assert.match(result.value.stdout, /^--watch --port 8080$/m)

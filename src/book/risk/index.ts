@@ -138,7 +138,7 @@ class Judgement {
       return text
     }
     this.#body = { root: ctx.root, read, memo: shared?.memo ?? new Map() }
-    this.#calls = ctx.book ? callIndex(ctx.book) : undefined
+    this.#calls = ctx.book ? callIndex(ctx.book, ctx.root) : undefined
   }
 
   readonly #seen = new Set<string>()
@@ -272,7 +272,7 @@ class Judgement {
 
 /** "`rm -rf src` deletes `src`, which git tracks (Makefile:3, through make all -> make clean)". */
 function sentence(f: Finding, more: number): string {
-  const where = f.file ? `${f.file}${f.line ? `:${f.line}` : ''}` : ''
+  const where = f.file && f.file !== '.' ? `${f.file}${f.line ? `:${f.line}` : ''}` : ''
   const chain = f.via && f.via.length > 1 ? `through ${f.via.map((v) => `\`${truncate(v, 60)}\``).join(' -> ')}` : ''
   const context = [where, chain].filter(Boolean).join(', ')
   return `\`${truncate(f.command.replace(/\s+/g, ' '), 100)}\` ${f.reason}${context ? ` (${context})` : ''}${more > 0 ? `; and ${more} more line${more === 1 ? '' : 's'} like it` : ''}`
@@ -361,25 +361,51 @@ interface CallIndex {
 
 const indexes = new WeakMap<RecipeBook, { size: number; index: CallIndex }>()
 
-function callIndex(book: RecipeBook): CallIndex {
+function callIndex(book: RecipeBook, root: string): CallIndex {
   const known = indexes.get(book)
   if (known && known.size === book.size) return known.index
   const byKey = new Map<string, Recipe>()
+  const packageDirs = new Set<string>()
   for (const recipe of book.entries()) {
     const words = parseWords(recipe.command).filter((w): w is string => typeof w === 'string')
     const call = canonicalCall(words, recipe.cwd)
     if (call && !byKey.has(`${call.cwd}\0${call.key}`)) byKey.set(`${call.cwd}\0${call.key}`, recipe)
+    if (recipe.source === 'scripts') packageDirs.add(recipe.cwd)
+  }
+  let byName: Map<string, string> | undefined
+  /** A workspace named by its directory or its package name, as npm, pnpm and yarn take either. */
+  const workspaceDir = (name: string, cwd: string): string | undefined => {
+    const asPath = joinCwd(cwd, name.replace(/^\{(.*)\}$/, '$1'))
+    if (packageDirs.has(asPath)) return asPath
+    if (!byName) {
+      byName = new Map()
+      for (const dir of packageDirs) {
+        const text = readInside(root, join(root, dir, 'package.json'), MAX_READ_BYTES)
+        const m = text === undefined ? null : /"name"\s*:\s*"([^"]+)"/.exec(text)
+        if (m && !byName.has(m[1]!)) byName.set(m[1]!, dir)
+      }
+    }
+    return byName.get(name)
   }
   const index: CallIndex = {
     find(words, cwd) {
       const call = canonicalCall(words, cwd)
       if (!call) return undefined
-      const recipe = byKey.get(`${call.cwd}\0${call.key}`)
+      const at = call.workspace === undefined ? call.cwd : workspaceDir(call.workspace, call.cwd)
+      const recipe = at === undefined ? undefined : byKey.get(`${at}\0${call.key}`)
       return recipe ? { recipe, rest: call.rest } : undefined
     },
   }
   indexes.set(book, { size: book.size, index })
   return index
+}
+
+/** A recipe call: where and what, the words after the task, and the workspace it names (`-w web`, `--filter web`) when it names one. */
+interface Call {
+  cwd: string
+  key: string
+  rest: string[]
+  workspace?: string
 }
 
 /** Package-manager subcommands that are not scripts (`yarn install`, `pnpm add`). */
@@ -393,7 +419,7 @@ const PM_BUILTINS = new Set([
  * A runner invocation in one spelling per recipe (`pnpm build` and `pnpm run build` alike):
  * `{ cwd, key, rest }`, `rest` the words after the task. Undefined when it is no recipe call.
  */
-function canonicalCall(words: readonly string[], cwd: string): { cwd: string; key: string; rest: string[] } | undefined {
+function canonicalCall(words: readonly string[], cwd: string): Call | undefined {
   const head = words[0]?.replace(/^.*\//, '')
   if (!head) return undefined
   const args = words.slice(1)
@@ -421,20 +447,24 @@ function canonicalCall(words: readonly string[], cwd: string): { cwd: string; ke
     }
     case 'npm': {
       let dir: string | undefined
+      let workspace: string | undefined
       const positional: string[] = []
       for (let i = 0; i < args.length; i++) {
         const w = args[i]!
         if (w === '--') { positional.push(...args.slice(i)); break }
         if (w === '--prefix' || w === '-C') dir = args[++i]
-        else if (w === '-w' || w === '--workspace' || w.startsWith('--workspace=')) return undefined
+        else if (w === '-w' || w === '--workspace') workspace = args[++i]
+        else if (w.startsWith('--workspace=')) workspace = w.slice(12)
+        else if (w === '--workspaces' || w === '-ws') return undefined
         else if (w.startsWith('-')) continue
         else positional.push(w)
       }
       const [sub, name, ...rest] = positional
-      if (sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn') return name ? { cwd: at(dir), key: `run ${name}`, rest: rest.filter((w) => w !== '--') } : undefined
+      const ws = workspace === undefined ? {} : { workspace }
+      if (sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn') return name ? { cwd: at(dir), key: `run ${name}`, rest: rest.filter((w) => w !== '--'), ...ws } : undefined
       if (sub && ['test', 't', 'tst', 'start', 'stop', 'restart'].includes(sub)) {
         const script = sub.startsWith('t') ? 'test' : sub
-        return { cwd: at(dir), key: `run ${script}`, rest: [name, ...rest].filter((w): w is string => w !== undefined && w !== '--') }
+        return { cwd: at(dir), key: `run ${script}`, rest: [name, ...rest].filter((w): w is string => w !== undefined && w !== '--'), ...ws }
       }
       return undefined
     }
@@ -443,12 +473,16 @@ function canonicalCall(words: readonly string[], cwd: string): { cwd: string; ke
     case 'yarn':
     case 'bun': {
       let dir: string | undefined
+      let workspace: string | undefined
       const positional: string[] = []
       for (let i = 0; i < args.length; i++) {
         const w = args[i]!
         if (w === '--') { positional.push(...args.slice(i)); break }
         if (w === '-C' || w === '--dir' || w === '--cwd') dir = args[++i]
-        else if (w === '--filter' || w === '-F' || w === '-r' || w === '--recursive' || w === 'workspace' && head === 'yarn') return undefined
+        else if ((w === '--filter' || w === '-F') && head !== 'yarn') workspace = args[++i]
+        else if (w.startsWith('--filter=')) workspace = w.slice(9)
+        else if (w === 'workspace' && head === 'yarn' && positional.length === 0) workspace = args[++i]
+        else if (w === '-r' || w === '--recursive' || w === 'workspaces') return undefined
         else if (w.startsWith('-')) continue
         else positional.push(w)
       }
@@ -457,7 +491,7 @@ function canonicalCall(words: readonly string[], cwd: string): { cwd: string; ke
       else if (sub && PM_BUILTINS.has(sub)) return undefined
       else if (head === 'bun' && sub && ['test', 'build', 'x', 'pm', 'upgrade', 'repl'].includes(sub)) return undefined
       if (!sub) return undefined
-      return { cwd: at(dir), key: `run ${sub}`, rest: rest.filter((w) => w !== '--') }
+      return { cwd: at(dir), key: `run ${sub}`, rest: rest.filter((w) => w !== '--'), ...(workspace === undefined ? {} : { workspace }) }
     }
     default:
       return simpleRunnerCall(head, args, cwd)

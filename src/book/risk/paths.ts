@@ -49,12 +49,14 @@ export class PathJudge {
     const abs = this.#absolute(value, cwd)
     const rel = relative(this.root, abs)
     const inside = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))
-    if (!inside) return this.#outside(value, abs)
+    if (!inside) return this.#outside(value, abs, value.startsWith('/'))
     const path = rel.split(sep).join('/')
     if (path === '') return `\`${value}\`, the whole repository`
     if (path === '.git' || path.startsWith('.git/')) return `\`${value}\`, git's own data`
-    if (word.pattern) return this.#pattern(value, path)
-    return this.#inside(value, path)
+    // The path as written, with where it lands when that reads differently (`src` run in packages/web).
+    const shown = path === value.replace(/^(\.\/)+/, '').replace(/\/+$/, '') ? `\`${value}\`` : `\`${value}\` (${path})`
+    if (word.pattern) return this.#pattern(shown, path)
+    return this.#inside(shown, path, how)
   }
 
   /** Whether the word names a file (or a link) that exists now: what `cp`, `mv` and `ln -f` would overwrite. */
@@ -74,8 +76,9 @@ export class PathJudge {
     return resolve(this.root, cwd, value)
   }
 
-  #outside(value: string, abs: string): PathJudgement {
-    if (this.isScratch(abs)) return undefined
+  /** `absolute`: the path was written as one (`/tmp/x`); `../x` leaves the repository for a place next to it, never scratch. */
+  #outside(value: string, abs: string, absolute: boolean): PathJudgement {
+    if (absolute && this.isScratch(abs)) return undefined
     return `\`${value}\`, which is outside the repository`
   }
 
@@ -105,13 +108,16 @@ export class PathJudge {
     return (rel.startsWith('..') || isAbsolute(rel)) && !this.isScratch(abs)
   }
 
-  #inside(value: string, path: string): PathJudgement {
+  #inside(value: string, path: string, how: 'delete' | 'overwrite'): PathJudgement {
     const tracked = this.#trackedUnder(path)
-    if (tracked) return `\`${value}\`, which git tracks${tracked === path ? '' : ` (${tracked} is in it)`}`
+    if (tracked) return `${value}, which git tracks${tracked === path ? '' : ` (${tracked} is in it)`}`
     if (this.#isOutput(path)) return undefined
     if (this.#ignored(path)) return undefined
     if (!exists(join(this.root, path))) return undefined // nothing there to lose, and git doesn't know it
-    return `\`${value}\`, which is not build output (no .gitignore ignores it)`
+    // A file git doesn't track, written again by a build that made it (`> build-stamp.txt`): in a git
+    // repository that is what a build's output looks like when nothing ignores it; deleting it still asks.
+    if (how === 'overwrite' && this.#trackedFiles() !== null && !isDir(join(this.root, path))) return undefined
+    return `${value}, which is not build output (no .gitignore ignores it)`
   }
 
   /** `*.o`, `dist/*`, `src/**\/*.pyc`: free when its fixed part is output, or its name pattern is an output file. */
@@ -130,7 +136,7 @@ export class PathJudge {
       if (OUTPUT_FILES.test(sample) && !this.#trackedMatch(path)) return undefined
       if (this.#ignored(sample) && !this.#trackedMatch(path)) return undefined
     }
-    return `\`${value}\`, a pattern that can match files that are not build output`
+    return `${value}, a pattern that can match files that are not build output`
   }
 
   #isOutput(path: string): boolean {

@@ -458,6 +458,9 @@ function commandHit(words: readonly ShellWord[], hidden: boolean, ctx: RuleConte
   if (head === 'php' && args[0] && base(args[0].value) === 'artisan') return subcommandHit('artisan', args.slice(1), SUBCOMMAND_RULES.artisan!)
   if (/^python[0-9.]*$/.test(head) && args[0] && base(args[0].value) === 'manage.py') return subcommandHit('manage.py', args.slice(1), SUBCOMMAND_RULES['manage.py']!)
   if (/^python[0-9.]*$/.test(head) && args[0]?.value === '-m' && args[1]?.value === 'twine') return subcommandHit('twine', args.slice(2), SUBCOMMAND_RULES.twine!)
+  if (/^python[0-9.]*$/.test(head) && args[0] && base(args[0].value) === 'setup.py' && args.some((w) => w.value === 'upload' || w.value === 'register')) {
+    return { kind: 'publishes', reason: 'publishes a package (setup.py upload)' }
+  }
   if ((head === 'bin/rails' || head === 'rails' || head === 'bundle') && args.some((w) => /^db:/.test(w.value))) {
     return subcommandHit('rails', args.filter((w) => w.value !== 'exec' && w.value !== 'rails' && w.value !== 'rake'), SUBCOMMAND_RULES.rails!)
   }
