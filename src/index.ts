@@ -2,7 +2,7 @@
 export { discover, onPath, type DiscoverResult, type DiscoverOptions } from './discover.js'
 export { RecipeBook, RESERVED_TOOL_NAMES, sanitizeName, preferredToolName } from './recipe-book.js'
 export {
-  createRecipe, createDiagnostic, commandWithArgs, recipeId, RecipeError, BUILTIN_SOURCES,
+  createRecipe, createDiagnostic, recipeId, RecipeError, BUILTIN_SOURCES,
   type Recipe, type RecipeInput, type RecipeParameter, type Diagnostic, type BuiltinSource,
 } from './recipe.js'
 export { runCommand, killTree, type RunOptions, type RunResult } from './execute.js'

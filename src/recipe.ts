@@ -147,16 +147,6 @@ export function createRecipe(input: RecipeInput): Recipe {
   return Object.freeze(recipe)
 }
 
-/**
- * The command line for a call with extra arguments. `args` is shell code appended verbatim
- * (the seed's single extension point); npm gets `--` first so that flags reach the script.
- */
-export function commandWithArgs(recipe: Pick<Recipe, 'command' | 'argsSeparator'>, args?: string): string {
-  const extra = (args ?? '').trim()
-  if (extra === '') return recipe.command
-  return recipe.argsSeparator ? `${recipe.command} ${recipe.argsSeparator} ${extra}` : `${recipe.command} ${extra}`
-}
-
 /** A problem found in the user's files: reported, never thrown. */
 export interface Diagnostic {
   readonly source: string

@@ -1,6 +1,6 @@
 /**
- * The one shell-word reader under every risk judgement (the approval policy in plugin/risk.ts, the
- * recipe rules in curated/commands.ts): a command line split into its simple commands, each as its
+ * The shell-word reader of the curated recipe rules (curated/commands.ts; the destructive gate
+ * for discovered commands parses with a real shell parser, book/risk/shell.ts): a command line split into its simple commands, each as its
  * words, with the files its output redirections write. shell-quote does the quoting and operator
  * lexing; this module only groups its tokens. `$VAR` stays as written, so an unknown target reads as
  * unknown. Policy (which prefixes to skip, what counts as harm) belongs to the callers.

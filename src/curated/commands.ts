@@ -3,8 +3,8 @@
  * and whether it breaks one of the Specification's safety rules. Static and deliberately small:
  * the lists below are the whole policy, so a reviewer can read it in one sitting.
  *
- * The words come from the same reader as the approval policy's (shell-words.ts); the verdicts differ
- * where they should, see plugin/risk.ts: here every `rm -r` is destructive (a recipe's target is
+ * The verdicts differ from the destructive gate's for discovered commands (book/risk/) where they
+ * should: here every `rm -r` is destructive (a recipe's target is
  * whatever the reader passes), there `rm -rf dist` is a routine clean of build output.
  */
 import { readShellLine, shellScript } from '../shell-words.js'

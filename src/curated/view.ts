@@ -1,4 +1,5 @@
 /** The people-facing text of `command-scout recipes`: the list table, a recipe, a rendered recipe. */
+import { needsConfirmation } from './confirm.js'
 import { stepsFor, supportedPlatforms, type RenderedRecipe } from './render.js'
 import type { CuratedRecipe, Platform } from './schema.js'
 
@@ -27,7 +28,7 @@ export function listTable(recipes: readonly CuratedRecipe[]): string {
 /** A recipe as written, for one platform: risk, description, parameters, steps, verification, undo, pitfalls. */
 export function showText(r: CuratedRecipe, platform: Platform): string {
   const out: string[] = []
-  out.push(`${r.title}  (${r.id} v${r.version})`, riskLine(r.risk, r.requires_confirmation || r.risk === 'destructive', r.undo.possible), '', r.description.trim(), '')
+  out.push(`${r.title}  (${r.id} v${r.version})`, riskLine(r.risk, needsConfirmation(r), r.undo.possible), '', r.description.trim(), '')
   if (r.parameters.length) {
     out.push('Parameters:')
     for (const p of r.parameters) {
@@ -58,7 +59,7 @@ export function showText(r: CuratedRecipe, platform: Platform): string {
 
 /** A rendered recipe as a commented script a person can read and copy. */
 export function renderText(rendered: RenderedRecipe, title: string, platform: Platform): string {
-  const out = [`${title}  (${rendered.id} v${rendered.version}, ${platform})`, riskLine(rendered.risk, rendered.requires_confirmation, rendered.undo.possible), '']
+  const out = [`${title}  (${rendered.id} v${rendered.version}, ${platform})`, riskLine(rendered.risk, needsConfirmation(rendered), rendered.undo.possible), '']
   rendered.commands.forEach((c, i) => out.push(`# ${i + 1}. ${c.purpose}${c.risk !== rendered.risk ? `  [${c.risk}]` : ''}`, c.command))
   out.push('', '# Verify:')
   for (const v of rendered.verification) out.push(`${v.command}    # expect: ${v.expect}`)

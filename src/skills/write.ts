@@ -80,7 +80,7 @@ overwrites; always asks for confirmation).
    \`command-scout mcp\` server), or \`command-scout recipes render <id> --param NAME=VALUE\`.
 2. Run it: the \`curated_recipe_run\` tool runs the steps in order, stops at the first failure, then
    runs the verification. Or run the rendered commands yourself, one at a time, checking each.
-3. A recipe that asks for confirmation (every destructive one) runs only after the user agreed:
+3. A recipe that asks for confirmation (every one of risk medium or above, and every one marked for it) runs only after the user agreed:
    show them the rendered commands and the undo section first.
 4. Check the result with the recipe's verification; if something went wrong, use its undo commands.
 

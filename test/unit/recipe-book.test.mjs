@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { RecipeBook, createRecipe, RESERVED_TOOL_NAMES, commandWithArgs } from '../../dist/src/index.js'
+import { RecipeBook, createRecipe, RESERVED_TOOL_NAMES } from '../../dist/src/index.js'
+import { commandWithWords } from '../../dist/src/book/risk/index.js'
 
 const r = (over) => createRecipe({ source: 'make', runner: 'make', name: 'build', command: 'make build', file: 'Makefile', ...over })
 
@@ -62,9 +63,10 @@ test('names are [a-z0-9_], at most 64 characters, hashed when nothing usable is 
 })
 
 test('npm gets -- before script arguments, others append', () => {
-  assert.equal(commandWithArgs({ command: 'npm run test', argsSeparator: '--' }, '--watch'), 'npm run test -- --watch')
-  assert.equal(commandWithArgs({ command: 'pnpm run test' }, '--watch'), 'pnpm run test --watch')
-  assert.equal(commandWithArgs({ command: 'make build' }, '  '), 'make build')
+  assert.equal(commandWithWords({ command: 'npm run test', argsSeparator: '--' }, ['--watch']), 'npm run test -- --watch')
+  assert.equal(commandWithWords({ command: 'pnpm run test' }, ['--watch']), 'pnpm run test --watch')
+  assert.equal(commandWithWords({ command: 'make build' }, []), 'make build')
+  assert.equal(commandWithWords({ command: 'make build' }, ['V=a b; rm -rf x']), "make build 'V=a b; rm -rf x'")
 })
 
 test('createRecipe refuses missing fields and escaping cwds', () => {
