@@ -6,6 +6,7 @@
  * expands a recipe line as make does just before running it (automatic and target-specific
  * variables in scope), keeping what can't be known in the line as written.
  */
+import { platformOutput } from './make-platform.js'
 import { posix } from 'node:path'
 
 export type Flavor = 'recursive' | 'simple' | 'unknown'
@@ -204,13 +205,17 @@ export class MakeVariables {
           this.#set(name, { value: `${current.value} ${e.value}`, flavor: e.unresolved ? 'unknown' : 'simple' })
         } else this.#set(name, { value: `${current.value} ${raw}`, flavor: current.flavor })
         break
-      default:
-        // `!=` runs a shell command: its value is unknown here.
-        if (this.onShell) {
-          const e = this.expand(raw)
-          this.onShell(raw, e.unresolved ? undefined : e.value)
+      default: {
+        // `!=` runs a shell command: its value is unknown here, unless it only tells the platform.
+        const e = this.expand(raw)
+        const answer = e.unresolved ? undefined : platformOutput(e.value)
+        if (answer !== undefined) {
+          this.#set(name, { value: answer, flavor: 'simple' })
+          break
         }
+        if (this.onShell) this.onShell(raw, e.unresolved ? undefined : e.value)
         this.#set(name, { value: '', flavor: 'unknown' })
+      }
     }
     if (uncertain || known === false) this.#uncertain.add(name)
     else if (known) this.#uncertain.delete(name)
@@ -459,11 +464,14 @@ export class MakeVariables {
       const value = this.#recipeFunction(name, arg, out)
       if (value !== undefined) return value
     }
-    if (name === 'shell' && this.onShell && !this.#recipe) {
-      // Parse-time `$(shell ...)`: make runs it while reading; its output stays unknown here.
+    if (name === 'shell') {
+      // A command that only tells the platform (`uname -s`, `go env GOOS`) has a known output here.
       const inner: Expansion = { value: '', undefinedVars: [] }
       const command = this.#expand(raw.join(','), depth + 1, inner, active)
-      this.onShell(raw.join(','), inner.unresolved ? undefined : command)
+      const answer = inner.unresolved ? undefined : platformOutput(command)
+      if (answer !== undefined) return answer
+      // Parse-time `$(shell ...)`: make runs it while reading; its output stays unknown here.
+      if (this.onShell && !this.#recipe) this.onShell(raw.join(','), inner.unresolved ? undefined : command)
     }
     switch (name) {
       case 'wildcard':

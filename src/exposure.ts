@@ -15,7 +15,7 @@
 import { resolve } from 'node:path'
 import type { Config } from './config.js'
 import type { RunResult } from './execute.js'
-import { callWords, commandWithWords, judgeRecipeCall, type Verdict } from './book/risk/index.js'
+import { callWords, commandWithWords, judgeRecipeCall, sharedReading, type SharedReading, type Verdict } from './book/risk/index.js'
 import type { Recipe } from './recipe.js'
 import { RecipeBook, RESERVED_TOOL_NAMES } from './recipe-book.js'
 import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './plugin/dispatcher.js'
@@ -131,14 +131,31 @@ export interface PlanOptions {
 /** Verdicts of the plan, per book and recipe: the judge reads manifests, and a plan is made on every book change. */
 const planVerdicts = new WeakMap<RecipeBook, Map<string, Verdict>>()
 
-/** The gate's verdict on a recipe called without words, remembered for as long as this book lives. */
-export function plannedVerdict(book: RecipeBook, recipe: Recipe, root: string): Verdict {
+/**
+ * Milliseconds one plan may spend judging what its tools run. A body is read from its manifests
+ * (a 4,000-line Makefile's target can take 100 ms), and a plan is made when a session starts: past
+ * this, the rest of the tools are described without the gate's word, and each call is judged when
+ * it is made, as every call is.
+ */
+export const PLAN_JUDGING_MS = 250
+
+/** The gate's verdict on a recipe called without words, remembered for as long as this book lives; undefined past the plan's deadline. */
+export function plannedVerdict(book: RecipeBook, recipe: Recipe, root: string, deadline = Infinity): Verdict | undefined {
   let verdicts = planVerdicts.get(book)
   if (!verdicts) planVerdicts.set(book, (verdicts = new Map()))
   let verdict = verdicts.get(recipe.id)
-  if (!verdict) verdicts.set(recipe.id, (verdict = guardedJudgement(() => judgeRecipeCall(recipe, [], { root, book }))))
+  if (verdict || performance.now() > deadline) return verdict
+  const shared = planReadings.get(book) ?? sharedReading()
+  planReadings.set(book, shared)
+  verdicts.set(recipe.id, (verdict = guardedJudgement(() => judgeRecipeCall(recipe, [], { root, book, shared }))))
   return verdict
 }
+
+/** Path facts (git's tracked files, .gitignore rules) one book's plan shares across its judgements. */
+const planReadings = new WeakMap<RecipeBook, SharedReading>()
+
+/** Said of a tool the plan had no time to judge: the call is judged when it is made. */
+const UNJUDGED: Verdict = Object.freeze({ destructive: false, findings: [], unjudged: true })
 
 /**
  * A judgement that fails closed: the gate never throws on bad input, but should it fail, the call
@@ -172,8 +189,9 @@ export function planTools(
   if (effectiveExposure(config, offered, missing) === 'tools') {
     // Names over the whole book, so a tool keeps its name whether hooks are offered or not.
     const names = book.assignToolNames(config.naming.style, reserved)
+    const deadline = performance.now() + PLAN_JUDGING_MS
     return offered.map((recipe) => {
-      const verdict = plannedVerdict(book, recipe, root)
+      const verdict = plannedVerdict(book, recipe, root, deadline) ?? UNJUDGED
       const risk = verdict.destructive ? reasonClause(verdict) : undefined
       const runnerMissing = missing.has(recipe.runner)
       return {
@@ -191,7 +209,8 @@ export function planTools(
   for (let n = 2; reserved.has(name); n++) name = `${DISPATCHER_NAME}_${n}`
   const shown = offered.length === book.size ? book : new RecipeBook(offered)
   // Judged against the whole book (a body may call a hook), and only for the tasks the description shows.
-  const asks = (recipe: Recipe) => plannedVerdict(book, recipe, root).destructive
+  const deadline = performance.now() + PLAN_JUDGING_MS
+  const asks = (recipe: Recipe) => plannedVerdict(book, recipe, root, deadline)?.destructive === true
   const description = dispatcherDescription(dispatchTasks(shown), asks, missing)
   return [{ kind: 'dispatcher', name, book: shown, description, signature: JSON.stringify([offered, [...missing], description]) }]
 }

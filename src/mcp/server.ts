@@ -91,7 +91,7 @@ function commandTool(tool: PlannedTool): Tool {
         ...(tool.risk ? { required: ['confirm'] } : {}),
       },
       // Every command may write (a build writes its output), so none is read-only; destructive is the gate's verdict on its body.
-      annotations: { destructiveHint: tool.verdict.destructive, readOnlyHint: false, openWorldHint: false },
+      annotations: { destructiveHint: tool.verdict.destructive || tool.verdict.unjudged === true, readOnlyHint: false, openWorldHint: false },
     }
   }
   return {

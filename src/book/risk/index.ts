@@ -41,14 +41,17 @@ export interface GateContext {
   readonly shared?: SharedReading
 }
 
-/** Parsed manifests and path facts one set of judgements shares. */
+/**
+ * Path facts one set of judgements shares (git's tracked files, the .gitignore rules). Parsed
+ * manifests are not shared: what a makefile means depends on the goals (MAKECMDGOALS), and keeping
+ * every goal's reading costs more than reading again.
+ */
 export interface SharedReading {
-  readonly memo: Map<string, unknown>
   readonly paths: Map<string, PathJudge>
 }
 
 export function sharedReading(): SharedReading {
-  return { memo: new Map(), paths: new Map() }
+  return { paths: new Map() }
 }
 
 /** A call's `args` that can't be taken as words: says why, for the model or the person. */
@@ -137,7 +140,7 @@ class Judgement {
       files.set(abs, text)
       return text
     }
-    this.#body = { root: ctx.root, read, memo: shared?.memo ?? new Map() }
+    this.#body = { root: ctx.root, read, memo: new Map() }
     this.#calls = ctx.book ? callIndex(ctx.book, ctx.root) : undefined
   }
 

@@ -604,8 +604,9 @@ function overwriteHit(head: string, args: readonly ShellWord[], hidden: boolean,
       const sources = targetDir !== -1 ? ops : ops.slice(0, -1)
       if (!dest || sources.length === 0) return undefined
       if (dest.dynamic || !ctx.paths.insideRepository(dest, ctx.cwd)) {
-        const bad = sources.map((w) => judge(w, 'delete')).filter(Boolean)
-        if (bad.length) return { kind: 'deletes', reason: `moves out of the repository (to ${dest.text}) ${bad[0]}` }
+        // Sources only known at run time moved to a place only known at run time (`mv "$tmp" "$out"`) is unknown text: it runs.
+        const bad = sources.filter((w) => !w.dynamic).map((w) => judge(w, 'delete')).filter(Boolean)
+        if (bad.length) return { kind: 'deletes', reason: `moves ${dest.dynamic ? `to a place known only when it runs (${dest.text})` : `out of the repository (to ${dest.text})`} ${bad[0]}` }
       }
       if (!hasShort('n') && !flags.includes('--no-clobber') && ctx.paths.existingFile(dest, ctx.cwd)) {
         const why = judge(dest)
@@ -742,8 +743,9 @@ const SUBCOMMAND_NAME_WORDS = new Set(['deploy', 'undeploy', 'publish', 'unpubli
 
 function subcommandNameHit(head: string, args: readonly ShellWord[]): RuleHit | undefined {
   if (TASK_RUNNER_HEADS.has(head)) return undefined
-  const sub = args.find((w) => !isOption(w.value))
-  if (!sub || sub.dynamic) return undefined
+  // The subcommand is the word right after the command, a plain name (not a file such as `upload-pack.o`).
+  const sub = args[0]
+  if (!sub || sub.dynamic || !/^[a-z][a-z0-9:_-]*$/i.test(sub.value)) return undefined
   const parts = sub.value.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
   const word = parts.find((p) => SUBCOMMAND_NAME_WORDS.has(p))
   if (!word || args.some((w) => w.value === '--dry-run' || w.value === '--help' || w.value === '-h')) return undefined

@@ -79,4 +79,6 @@ export interface Verdict {
   readonly findings: readonly Finding[]
   /** One sentence for prompts and refusals (`` `rm -rf src` deletes src/, which git tracks ``); undefined when safe. */
   readonly reason?: string
+  /** Not judged yet (a plan out of time): the call is judged when it is made. */
+  readonly unjudged?: true
 }

@@ -116,7 +116,9 @@ class Sink {
     if (!spill) return { lines: this.lines, unknown: this.unknown }
     const why = spill.size >= MAX_SPILL ? `${spill.why}; past ${MAX_SPILL} characters nothing more is read` : spill.why
     const at = spill.at
-    const last: UnknownPart = { text: spill.texts.join('\n'), file: at.file, ...(at.line !== undefined ? { line: at.line } : {}), why, via: [...at.via], always: true }
+    // Gathered whole, the text is searched for destructive words like any unknown part; cut short, what was left out can't be.
+    const cut = spill.size >= MAX_SPILL
+    const last: UnknownPart = { text: spill.texts.join('\n'), file: at.file, ...(at.line !== undefined ? { line: at.line } : {}), why, via: [...at.via], ...(cut ? { always: true as const } : {}) }
     return { lines: this.lines, unknown: [...this.unknown, last] }
   }
 }
