@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { LineTransport } from './transport.js'
 import type { CliIo } from '../cli.js'
 import { EXPOSURES, NAMING_STYLES, normalizeConfig, type ConfigInput } from '../config.js'
 import { createMcpServer } from './server.js'
@@ -105,7 +105,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   })
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
-  await mcp.connect(new StdioServerTransport())
+  await mcp.connect(new LineTransport())
   mcp.server.onclose = stop
   await closed
   await mcp.close()

@@ -15,6 +15,7 @@
  *   medium or above, or marked for confirmation, runs only with `confirm: true` (curated/confirm.ts);
  *   each recipe is also a resource (`command-scout://recipes/<id>`, its definition as JSON).
  */
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { resolve } from 'node:path'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -72,6 +73,31 @@ const WORDS_SCHEMA = (description: string) => ({ type: 'array', items: { type: '
 /** The `confirm` parameter of a tool whose plain call is destructive: why, and how a person allows it. */
 function confirmDescription(reason: string): string {
   return `Required, because this command needs a person's yes: ${reason}. Ask the user first, and pass true only once they agreed.`
+}
+
+const validators = new WeakMap<object, ReturnType<AjvJsonSchemaValidator['getValidator']>>()
+let ajv: AjvJsonSchemaValidator | undefined
+
+/**
+ * Why a call's arguments don't fit the tool's input schema (naming the argument and the type it
+ * takes), or undefined. A missing `confirm` is left to the gate, whose refusal says why it is needed;
+ * `args` given as one string is split as words first (callWords), as the command tools accept it.
+ */
+export function argumentProblem(tool: Tool, args: Record<string, unknown>): string | undefined {
+  const schema = tool.inputSchema as { required?: string[] }
+  let check = validators.get(tool.inputSchema)
+  if (!check) {
+    const loose = { ...tool.inputSchema, required: (schema.required ?? []).filter((k) => k !== 'confirm') }
+    check = (ajv ??= new AjvJsonSchemaValidator()).getValidator(loose as never)
+    validators.set(tool.inputSchema, check)
+  }
+  const given = typeof args.args === 'string' ? { ...args, args: [args.args] } : args
+  const result = check(given)
+  if (result.valid) return undefined
+  const text = (result.errorMessage ?? 'the arguments do not match the tool\'s input schema')
+    .replace(/\bdata\/([\w/]+)/g, (_m, path: string) => `\`${path.replace(/\//g, '.')}\``)
+    .replace(/\bdata\b/g, 'the arguments')
+  return `Invalid arguments for \`${tool.name}\`: ${text}. Call it again with arguments that match its input schema.`
 }
 
 /** A planned command tool as an MCP tool. */
@@ -312,6 +338,9 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params
     const args = (request.params.arguments ?? {}) as Record<string, unknown>
+    const listed = [...curatedTools(platform, options.allowRecipeRun === true), ...plan.map(commandTool)].find((t) => t.name === name)
+    const invalid = listed ? argumentProblem(listed, args) : undefined
+    if (invalid) return textResult(invalid, true)
     if (Object.values(CURATED_TOOL_NAMES).includes(name as never) && (name !== CURATED_TOOL_NAMES.run || options.allowRecipeRun)) return callCurated(name, args, extra)
     const tool = plan.find((t) => t.name === name)
     if (!tool) {
