@@ -5,8 +5,7 @@
  * events. A plain object bound to the plugin's own context: Cordis hands services to other plugins
  * through proxies, and this state must not follow a caller's context.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Context } from '@deepseek-ai/cordis'
 import { createScope } from '@deepseek-ai/dsh-scope'
@@ -15,18 +14,18 @@ import {
   type KitchenConfig,
   type CloseResult, type CooksSnapshot, type DispatchResult, type Opened, type SendResult, type StopResult,
 } from '../kitchen/index.js'
-import { runInHarnessShell } from '../plugin/shell-run.js'
 import { cookRunnerCommand } from '../cook/index.js'
 import { ROLE_EVENT, RULEBOOKS_EVENT, isRoleRequest, withViewers, type CooksSnapshotView, type RulebooksRequest, type Viewer } from './events.js'
 import { CHEF_COMMAND, chefVerb, foldChefMode, type SessionEventLike } from './mode.js'
 import { ModelFacts, type CredentialsView, type LlmView } from './models.js'
-import { commandsLine, projectCommands } from './project-commands.js'
+import { commandLine, commandsLine, findNamed, namedTestProblem, projectCommands, recipesAt } from './project-commands.js'
 import { chefPrompt } from './prompt.js'
 import { KitchenRowConfig, kitchenConfigFile, kitchenDir } from './schema.js'
 import type { AddProjectArgs, KitchenRole, ResultArgs, ResultText } from './service.js'
 import { chefTools } from './tools.js'
 import { crashHook } from './crash-hook.js'
 import { WakeDelivery, type WakeAgent } from './wakes.js'
+import { verifyTask } from './verify.js'
 
 export const PLUGIN_NAME = 'command-scout-kitchen'
 
@@ -43,7 +42,6 @@ interface ChefSession {
 
 const BIN = fileURLToPath(new URL('../../../bin/command-scout', import.meta.url))
 const viewer = (taskDir: string): Viewer => ({ command: BIN, args: ['watch', taskDir] })
-const TAIL_LINES = 20
 
 export class Chef {
   row: KitchenRowConfig
@@ -53,7 +51,6 @@ export class Chef {
   private readonly wakes: WakeDelivery
   private readonly facts: ModelFacts
   private last: CooksSnapshotView | undefined
-  private lastConfigText = ''
   private disposed = false
   private ticking: Promise<void> | undefined
   private readonly reported = new Set<string>()
@@ -121,7 +118,7 @@ export class Chef {
     }
   }
 
-  /** A new row config: schema-checked here, written for the core, applied at the next tick. */
+  /** A new row config: schema-checked here, read by the core at its next tick. */
   reconfigure(raw: unknown): void {
     let next: KitchenRowConfig
     try {
@@ -136,7 +133,7 @@ export class Chef {
       this.report([`command-scout-kitchen config: the kitchen directory changed to ${kitchenDir(next)}; it applies when chef mode is turned on again (now ${dirBefore})`])
       this.row = { ...next, dir: dirBefore }
     }
-    this.writeConfig()
+    this.checkConfig()
     void this.tick()
   }
 
@@ -223,7 +220,9 @@ export class Chef {
     }
     const where = opened.kind === 'owner'
       ? `you own the kitchen at ${this.dir}`
-      : `the kitchen at ${this.dir} is read-only here: session ${opened.holder.sessionId} (pid ${opened.holder.pid}) owns it; /chef takeover takes it over`
+      : opened.holder
+        ? `the kitchen at ${this.dir} is read-only here: session ${opened.holder.sessionId} (pid ${opened.holder.pid}) owns it; /chef takeover takes it over`
+        : `the kitchen at ${this.dir} is read-only here: ${opened.reason ?? 'it cannot be written'}; the board and results can be read`
     void this.tick()
     return `Chef mode on: ${where}. Tools: chef_add_project, chef_dispatch, chef_board, chef_send, chef_stop, chef_result, chef_close.`
   }
@@ -277,12 +276,15 @@ export class Chef {
       const opened = await openKitchen(dir, {
         tickMs: 0,
         sessionId: agent.id,
-        cookCommand: this.cookCommand(),
+        // The launch command and the config come from this row, live; never from a file a cook could write.
+        cookCommand: () => this.cookCommand(),
+        config: () => kitchenConfigFile(this.row),
         modelCheck: this.facts.check,
         deliver: this.wakes.deliver,
         emit: (snap) => this.emit(snap),
         report: (lines) => this.report(lines),
         promoted: (k) => void this.promoted(k),
+        demoted: (reader) => this.demoted(reader),
         ...testCrash(),
       }, { takeover })
       if (this.disposed) {
@@ -292,7 +294,7 @@ export class Chef {
       }
       this.opened = opened
       if (opened.kind === 'owner') {
-        this.writeConfig()
+        this.checkConfig()
         await opened.kitchen.tick().catch(() => {})
       }
       return opened
@@ -305,34 +307,30 @@ export class Chef {
   private promoted(k: Kitchen): Opened {
     const opened: Opened = { kind: 'owner', kitchen: k }
     this.opened = opened
-    this.writeConfig()
+    this.checkConfig()
     return opened
   }
 
-  private cookCommand(): string[] {
-    // The bundle's cook runner on this same dsh install; its overlay is written into the kitchen.
-    return this.row.cookCommand?.length ? [...this.row.cookCommand] : cookRunnerCommand({ overlayDir: this.dir })
+  /** The owner lost the lease to another session: this process reads from now, and promotes when it can. */
+  private demoted(reader: KitchenReader): void {
+    if (this.disposed || this.opened?.kind !== 'owner') {
+      reader.dispose()
+      return
+    }
+    this.opened = { kind: 'read-only', reader, ...(reader.holder ? { holder: reader.holder } : {}) }
   }
 
-  /** The owner writes the row's config as the kitchen's config.json: the core and the cooks read it there. */
-  private writeConfig(): void {
-    if (this.opened?.kind !== 'owner') return
-    const text = JSON.stringify(kitchenConfigFile(this.row, this.cookCommand()), null, 2) + '\n'
-    const file = join(this.dir, 'config.json')
-    if (text === this.lastConfigText) return
-    try {
-      if (readFileSync(file, 'utf8') === text) {
-        this.lastConfigText = text
-        return
-      }
-    } catch {
-      // no file yet
-    }
-    const tmp = `${file}.${process.pid}.tmp`
-    writeFileSync(tmp, text)
-    renameSync(tmp, file)
-    this.lastConfigText = text
-    const errors = normalizeKitchenConfig(JSON.parse(text), 'command-scout-kitchen config').errors
+  private cookCommandCache: { key: string; argv: string[] } | undefined
+  private cookCommand(): string[] {
+    if (this.row.cookCommand?.length) return [...this.row.cookCommand]
+    // The bundle's cook runner on this same dsh install; its overlay is written into the kitchen once.
+    if (this.cookCommandCache?.key !== this.dir) this.cookCommandCache = { key: this.dir, argv: cookRunnerCommand({ overlayDir: this.dir }) }
+    return this.cookCommandCache.argv
+  }
+
+  /** The row's config as the core reads it: its problems go to the log, each once. */
+  private checkConfig(): void {
+    const errors = normalizeKitchenConfig(kitchenConfigFile(this.row), 'command-scout-kitchen config', true).errors
     if (errors.length > 0) this.report(errors)
   }
 
@@ -342,7 +340,7 @@ export class Chef {
     const o = this.opened
     if (!o) return Promise.resolve()
     this.ticking = (async () => {
-      if (o.kind === 'owner') await o.kitchen.tick()
+      if (o.kind === 'owner') await o.kitchen.tick().catch(() => {})
       else {
         const k = await o.reader.tick()
         if (k) this.promoted(k)
@@ -394,9 +392,9 @@ export class Chef {
     return o.kind === 'owner' ? o.kitchen : o.reader
   }
 
-  /** The normalized kitchen config of the row (what the core reads from config.json). */
+  /** The normalized kitchen config of the row (what the core reads). */
   kitchenConfig(): KitchenConfig {
-    return normalizeKitchenConfig(kitchenConfigFile(this.row, this.row.cookCommand ?? []), 'command-scout-kitchen config').config
+    return normalizeKitchenConfig(kitchenConfigFile(this.row), 'command-scout-kitchen config', true).config
   }
 
   private chefRulebook(): string | undefined {
@@ -416,7 +414,14 @@ export class Chef {
     await this.ready()
     const k = this.owner()
     const { testCommand, ...input } = args
-    const r = await k.addProject({ ...input, ...(testCommand?.trim() ? { testCommand: testCommand.trim() } : {}) })
+    const named = testCommand?.trim()
+    // A test command is one of the project's own commands, by name: verify never runs shell text.
+    if (named) {
+      const path = input.path.startsWith('~') ? input.path.replace(/^~/, process.env.HOME ?? '~') : input.path
+      const problem = namedTestProblem(path, named)
+      if (problem) throw new KitchenError('KITCHEN_BAD_INPUT', problem)
+    }
+    const r = await k.addProject({ ...input, ...(named ? { testCommand: named } : {}) })
     const commands = projectCommands(r.project.path, r.project.testCommand)
     return `${r.text}\n${commandsLine(commands)}`
   }
@@ -449,8 +454,10 @@ export class Chef {
     const top = input as Record<string, unknown>
     const add = (item: Record<string, unknown>, project: unknown): Record<string, unknown> => {
       if (typeof item.brief !== 'string' || typeof project !== 'string') return item
-      const test = k.store.readProject(project as never)?.testCommand
-      return test ? { ...item, brief: `${item.brief.trimEnd()}\n\nThe project's test command is \`${test}\`: run it before you report done.` } : item
+      const p = k.projectOf(project)
+      const named = p?.testCommand
+      const recipe = named ? findNamed(recipesAt(p.path), named) : undefined
+      return recipe ? { ...item, brief: `${item.brief.trimEnd()}\n\nThe project's test command is \`${commandLine(recipe)}\`: run it before you report done.` } : item
     }
     if (Array.isArray(top.tasks)) {
       return { ...top, tasks: top.tasks.map((t) => (typeof t === 'object' && t !== null ? add(t as Record<string, unknown>, (t as { project?: unknown }).project ?? top.project) : t)) }
@@ -462,7 +469,9 @@ export class Chef {
     await this.ready()
     const r = this.reader()
     const text = await r.board()
-    const role = r instanceof Kitchen ? `Kitchen ${this.dir} (owner).` : `Kitchen ${this.dir} (read-only: another session owns it).`
+    const role = r instanceof Kitchen ? `Kitchen ${this.dir} (owner).`
+      : r.reason ? `Kitchen ${this.dir} (read-only: ${r.reason}).`
+      : `Kitchen ${this.dir} (read-only: another session owns it).`
     const missing = this.missingRulebooks()
     return [role, text, ...missing].join('\n')
   }
@@ -492,30 +501,23 @@ export class Chef {
     await this.ready()
     const kitchen = this.reader()
     const r = await kitchen.result(args.task)
-    const project = kitchen.store.readProject((await kitchen.view(args.task)).spec.project)
-    const lines = [r.text]
+    // the kitchen's facts, verify's (its facts too), then the cook's words, apart and last
+    const lines = [r.facts]
     const out: ResultText = { text: '' }
     if (args.verify) {
-      if (!r.worktreeExists) lines.push(`Verify: not run, the worktree ${r.worktree} is gone.`)
+      if (!(kitchen instanceof Kitchen)) lines.push('Verify: not run: this session is read-only; the owner of the kitchen verifies.')
       else {
-        const c = projectCommands(r.worktree, project?.testCommand)
-        if (!c.test) lines.push('Verify: not run, the project has no test command (pass testCommand to chef_add_project to name one).')
-        else {
-          const run = await runInHarnessShell(this.ctx, {
-            command: c.test,
-            cwd: r.worktree,
-            timeoutMs: this.row.verifyTimeoutMs,
-            ...(args.signal ? { signal: args.signal } : {}),
-            ...(args.exec ? { exec: args.exec as never } : {}),
-          })
-          out.verified = { ok: run.ok, command: c.test, exitCode: run.exitCode }
-          const how = run.timedOut ? `timed out after ${this.row.verifyTimeoutMs} ms` : run.ok ? 'passed' : `failed (exit ${run.exitCode ?? 'killed'})`
-          lines.push(`Verify: \`${c.test}\` in ${r.worktree} ${how} in ${(run.durationMs / 1000).toFixed(1)} s.`)
-          const tail = `${run.stdout}${run.stdout && run.stderr ? '\n' : ''}${run.stderr}`.trimEnd().split('\n').slice(-TAIL_LINES)
-          if (tail.join('').trim() !== '') lines.push('Output tail:', ...tail.map((l) => `  ${l}`))
-        }
+        const project = kitchen.projectOf((await kitchen.view(args.task)).spec.project)
+        const v = await verifyTask(this.ctx, kitchen, r, {
+          ...(project?.testCommand ? { named: project.testCommand } : {}),
+          timeoutMs: this.row.verifyTimeoutMs,
+          ...(args.signal ? { signal: args.signal } : {}),
+        })
+        lines.push(...v.lines)
+        if (v.verified) out.verified = v.verified
       }
     }
+    if (r.said) lines.push(r.said)
     out.text = lines.join('\n')
     return out
   }
@@ -544,9 +546,9 @@ function sendText(task: string, r: SendResult): string {
 
 function stopText(task: string, r: StopResult, graceMs: number): string {
   switch (r.kind) {
-    case 'stopping': return `Stopping ${task} run ${r.run}: its process group got SIGTERM, SIGKILL follows after ${Math.round(graceMs / 1000)} s. The worktree stays; chef_send relaunches it.`
+    case 'stopping': return `Stopping ${task} run ${r.run}: its process group and everything it started got SIGTERM, SIGKILL follows after ${Math.round(graceMs / 1000)} s. The clone stays; chef_send relaunches it.`
     case 'held': return `${task} is held: it does not start until you chef_send it.`
     case 'signalled': return `${task} had reported and its cook was still exiting (run ${r.run}); it got SIGTERM.`
-    case 'not-cooking': return `${task} is not cooking; nothing to stop.`
+    case 'not-cooking': return r.ended ? `${task} is not cooking; ${r.ended} leftover process${r.ended === 1 ? '' : 'es'} of its runs ${r.ended === 1 ? 'was' : 'were'} ended.` : `${task} is not cooking; nothing to stop.`
   }
 }

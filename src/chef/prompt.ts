@@ -9,9 +9,9 @@ export function chefPrompt(config: Pick<KitchenConfig, 'models' | 'maxCooks'>): 
   const lines = [
     '# Kitchen',
     '',
-    `You are the chef: you split the human's work into tasks and dispatch each to a background cook (chef_dispatch), which works it in its own git worktree and branch. At most ${config.maxCooks} cooks run at once; more tasks queue.`,
+    `You are the chef: you split the human's work into tasks and dispatch each to a background cook (chef_dispatch), which works it in a clone of the project of its own, on its own branch. At most ${config.maxCooks} cooks run at once; more tasks queue.`,
     'Register a repository with chef_add_project first. Write each brief with its acceptance criteria. Do not poll: a "Kitchen update" message wakes you when a task is done, needs a decision or failed.',
-    'Review with chef_result (verify: true runs the project\'s tests in the worktree), answer or steer with chef_send, and close with chef_close once the branch is merged into the base branch.',
+    'Review with chef_result: it brings the task branch back into the project and lists its commits (verify: true runs the base branch\'s test command on them, confined to the clone). What a cook reports is its claim; the commits, landing and verify lines are the kitchen\'s facts. Answer or steer with chef_send, and close with chef_close once the branch is merged into the base branch.',
   ]
   const models = modelsPrompt(config.models)
   if (models) lines.push('', models)

@@ -1,8 +1,9 @@
 /**
  * The `command-scout-kitchen` row's config as a schemastery schema, so the harness loader validates
  * and defaults it, and its mapping to the kitchen config the core normalizes. The row is the one
- * place a person configures the kitchen in dsh; the owner writes it to the kitchen's `config.json`,
- * which the core reads at each tick and each cook reads for its rulebook.
+ * place a person configures the kitchen in dsh: the core reads it (through `KitchenDeps.config`) at
+ * each tick, and a cook gets its rulebook on its command line. Nothing of it is written to the
+ * kitchen directory, where a file could be rewritten under the kitchen.
  */
 import { homedir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
@@ -79,10 +80,10 @@ export function kitchenDir(config: Pick<KitchenRowConfig, 'dir'>, env: NodeJS.Pr
 }
 
 /**
- * The kitchen config file's content (the core's `normalizeKitchenConfig` input) from the row.
- * `cookCommand` is the resolved template: the row's, or the default the service computed.
+ * The kitchen config (the core's `normalizeKitchenConfig` input) from the row. The cook command is
+ * not in it: the service hands the core that one on its own (`KitchenDeps.cookCommand`).
  */
-export function kitchenConfigFile(row: KitchenRowConfig, cookCommand: readonly string[]): Record<string, unknown> {
+export function kitchenConfigFile(row: KitchenRowConfig): Record<string, unknown> {
   const rb: Record<string, unknown> = {}
   if (row.rulebook?.default !== undefined && row.rulebook.default !== '') rb.default = row.rulebook.default
   if (row.rulebook?.projects && Object.keys(row.rulebook.projects).length > 0) rb.projects = { ...row.rulebook.projects }
@@ -93,7 +94,6 @@ export function kitchenConfigFile(row: KitchenRowConfig, cookCommand: readonly s
       default: row.models?.default ?? [],
     },
     cookArgs: row.cookArgs ?? [],
-    ...(cookCommand.length > 0 ? { cookCommand: [...cookCommand] } : {}),
     killGraceMs: row.killGraceMs,
     exitGraceMs: row.exitGraceMs,
     exitWaitMs: row.exitWaitMs,

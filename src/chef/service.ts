@@ -39,10 +39,9 @@ export type AddProjectArgs = AddProjectInput
 
 export interface ResultArgs {
   task: string
+  /** Also run the base branch's test command on the committed work, confined to the task's clone. */
   verify?: boolean
   signal?: AbortSignal
-  /** The tool call being served: the shell runs the test command as the calling session's bash would. */
-  exec?: unknown
 }
 
 export interface ResultText {

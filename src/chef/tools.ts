@@ -26,14 +26,14 @@ export function chefTools(kitchen: KitchenService): ToolDefinition[] {
       name: 'chef_add_project',
       description:
         'Register a git repository as a kitchen project, so tasks can be dispatched to it. Scans its manifests (Makefile, package.json scripts, justfile, deno, Cargo, Taskfile) and names its test and build commands. ' +
-        'Tasks fork from baseBranch (default: the current branch) on branches branchPrefix + task id (default "issue/"). Give testCommand when the project tests another way.',
+        'Tasks fork from baseBranch (default: the current branch) on branches branchPrefix + task id (default "issue/"). Give testCommand (the name of one of its commands, e.g. "check" or "make:check") when discovery would not pick the right one.',
       parameters: {
         path: { type: 'string', required: true, description: 'Path of the git repository (~ allowed).' },
         name: { type: 'string', description: 'Project name; default: the directory name.' },
         note: { type: 'string', description: 'A note for yourself, e.g. "Go service, run make test".' },
         baseBranch: { type: 'string', description: 'An existing local branch to fork from.' },
         branchPrefix: { type: 'string', description: 'Task branch prefix, default "issue/".' },
-        testCommand: { type: 'string', description: 'The project\'s test command, when discovery would not find the right one.' },
+        testCommand: { type: 'string', description: 'The name of the project\'s test command among its discovered commands (e.g. "check", "make:check"), when discovery would not pick the right one.' },
       },
       output: TEXT_OUTPUT as never,
       async execute(args) {
@@ -43,7 +43,7 @@ export function chefTools(kitchen: KitchenService): ToolDefinition[] {
     defineTool({
       name: 'chef_dispatch',
       description:
-        'Start background cooks: each task gets its own git worktree and branch and a cook agent that works it and reports back. ' +
+        'Start background cooks: each task gets a clone of the project of its own, its own branch, and a cook agent that works it and reports back. ' +
         'One task (project, title, brief) or a batch (tasks: [...], items inherit project, rule and model). Tasks beyond the cook cap queue and start when a cook is free. ' +
         'You get a kitchen update message when a task needs you; do not poll.',
       parameters: {
@@ -95,7 +95,7 @@ export function chefTools(kitchen: KitchenService): ToolDefinition[] {
     }),
     defineTool({
       name: 'chef_stop',
-      description: 'Stop a cooking cook (its whole process group), or hold a queued task. The worktree and branch stay.',
+      description: 'Stop a cooking cook and everything it started (daemons too), or hold a queued task. The clone and branch stay.',
       parameters: { task: taskParam },
       output: TEXT_OUTPUT as never,
       async execute(args) {
@@ -105,19 +105,19 @@ export function chefTools(kitchen: KitchenService): ToolDefinition[] {
     defineTool({
       name: 'chef_result',
       description:
-        'Review a task: outcome and summary, branch, each commit ahead of the base branch, landed or not, worktree clean or dirty, diffstat, and the files. ' +
-        'verify: true also runs the project\'s test command in the task\'s worktree and reports pass or fail with the output\'s tail.',
-      parameters: { task: taskParam, verify: { type: 'boolean', description: 'Run the project\'s test command in the worktree.' } },
+        'Review a task: brings its branch back from the cook\'s clone into the project, then the facts: state, branch tip, each commit ahead of the base branch, landed or not, the clone clean or not, diffstat, files; then the cook\'s own words, marked as its claim. ' +
+        'verify: true also runs the base branch\'s test command on the committed work, confined to the clone, and reports pass or fail with the output\'s tail.',
+      parameters: { task: taskParam, verify: { type: 'boolean', description: 'Run the base branch\'s test command on the committed work, in the clone.' } },
       output: TEXT_OUTPUT as never,
       async execute(args, exec) {
         const a = args as { task: string; verify?: boolean }
-        return text((await kitchen.result({ task: a.task, verify: a.verify === true, signal: exec.signal, exec })).text) as never
+        return text((await kitchen.result({ task: a.task, verify: a.verify === true, signal: exec.signal })).text) as never
       },
     }),
     defineTool({
       name: 'chef_close',
       description:
-        'Close a task: removes its worktree, and deletes its branch once merged into the base branch. Refuses a cooking task, a dirty worktree, unlanded commits and an undelivered message unless discard: true.',
+        'Close a task: brings its branch back, ends what its runs left running, removes its clone, and deletes its branch once merged into the base branch. Refuses a cooking task, uncommitted changes, unlanded or rewritten commits and an undelivered message unless discard: true.',
       parameters: { task: taskParam, discard: { type: 'boolean', description: 'Throw the work away (only when the human says so).' } },
       output: TEXT_OUTPUT as never,
       async execute(args) {

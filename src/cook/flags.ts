@@ -24,13 +24,16 @@ export interface CookStartup {
   taskDir?: string
   /** The run number, when the kitchen gave it. */
   run?: number
+  /** The rulebook the kitchen chose for this cook's project (a name or `none`); unset: no selection. */
+  rulebook?: string
 }
 
 export const COOK_HELP = `dsh cook runner (command-scout): works one kitchen task in its own agent session.
 
 Usage:
   dsh --profile headless --patch <cook overlay> [--patch ...] \\
-      --session-dir=DIR --session-id=ID --prompt-file=FILE [--model=PROVIDER/MODEL] [--thinking=LEVEL] [--task-dir=DIR]
+      --session-dir=DIR --session-id=ID --prompt-file=FILE [--model=PROVIDER/MODEL] [--thinking=LEVEL]
+      [--rulebook=NAME] [--task-dir=DIR]
 
 Creates the session ID under DIR, or resumes it when an earlier run created it, sends the prompt
 file, and writes every session event as one JSON line on stdout (the kitchen's run file). The run
@@ -42,6 +45,7 @@ Options:
   --prompt-file=FILE    this run's prompt
   --model=P/M           the model to use (provider/model); default: the harness default
   --thinking=LEVEL      the reasoning effort for that model
+  --rulebook=NAME       the rulebook this cook works by (a name, or none); default: no selection
   --task-dir=DIR        the task directory whose inbox/ steers the running agent
                         (default: $KITCHEN_TASK_DIR)
   -h, --help            show this help
@@ -69,6 +73,7 @@ export function parseCookFlags(args: readonly string[], env: Readonly<Record<str
         'prompt-file': { type: 'string' },
         model: { type: 'string' },
         thinking: { type: 'string' },
+        rulebook: { type: 'string' },
         'task-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -91,6 +96,11 @@ export function parseCookFlags(args: readonly string[], env: Readonly<Record<str
   }
   const thinking = values.thinking as string | undefined
   if (thinking !== undefined && thinking !== '') startup.thinking = thinking
+  const rulebook = values.rulebook as string | undefined
+  if (rulebook !== undefined && rulebook !== '') {
+    if (!/^[a-z0-9-]+$/.test(rulebook)) return { kind: 'error', message: `--rulebook=${JSON.stringify(rulebook)} is not a rulebook name ([a-z0-9-]+, or none)` }
+    startup.rulebook = rulebook
+  }
   const taskDir = (values['task-dir'] as string | undefined) || env.KITCHEN_TASK_DIR
   if (taskDir) startup.taskDir = taskDir
   const run = Number(env.KITCHEN_RUN)

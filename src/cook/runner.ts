@@ -59,7 +59,7 @@ export function apply(ctx: Context): void {
   const c = ctx as unknown as Record<string, any>
   const startup = c.cookStartup as CookStartup
   // The kitchen role query (src/chef/events.ts): this process is a cook.
-  ctx.on(ROLE_EVENT as never, ((request: unknown) => answerCookRole(request, startup.taskDir)) as never)
+  ctx.on(ROLE_EVENT as never, ((request: unknown) => answerCookRole(request, startup.rulebook)) as never)
   const exit = ctx.get('appExit') as ((code: number) => void) | undefined
   const fail = (message: string) => {
     writeRunLine({ type: 'runner_error', at: Date.now(), message })

@@ -4,13 +4,20 @@
  * steers, the assistant's text, one line per tool call with its key argument, a dim tail of each
  * tool's output, provider errors in red, the report, and the run's end. A newer run gets a
  * separator line. It exits 0 once the task's `log.jsonl` has a `closed` event. It decides nothing.
+ *
+ * Everything it shows was written by a cook or a model: every text has its control and bidi
+ * characters escaped (no ESC, BEL or OSC sequence reaches the terminal). It reads only regular files
+ * (a FIFO or device in a run file's place is an error line, never a read that blocks), a bounded
+ * amount at a time through the kitchen's line reader (a line over its cap is shown as cut), so a
+ * run file of any size streams in bounded memory.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { REPORT_TOOL, parseLogLine, parseRunLine, type RunLine } from '../kitchen/domain.js'
-import { LineReader } from '../kitchen/store/index.js'
+import { LineReader, isCut, type ReadLine } from '../kitchen/store/index.js'
 import { truncateToWidth } from '../table.js'
+import { visible, visibleLine } from '../visible-text.js'
 
 export const WATCH_HELP = `command-scout watch: follow a kitchen task's cook runs
 
@@ -38,6 +45,8 @@ export interface WatchIo {
   stderr: (text: string) => void
   columns?: number
   cwd: string
+  /** stdout is the process's own: watch waits for it to drain between large reads. */
+  realStreams?: boolean
 }
 
 export interface Style {
@@ -52,16 +61,18 @@ const red = paint('31')
 const bold = paint('1')
 const cyan = paint('36')
 
+/** A cook's text inside one line: whitespace folded, control and bidi characters escaped. */
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
+  return visibleLine(text.replace(/\s+/g, ' ').trim())
 }
 
 function fit(s: Style, text: string): string {
   return s.columns ? truncateToWidth(text, s.columns) : text
 }
 
+/** A cook's multi-line text, each line indented, escaped (tabs and newlines kept). */
 function indent(text: string, prefix = '  '): string {
-  return text.replace(/\s+$/, '').split('\n').map((l) => `${prefix}${l}`).join('\n')
+  return visible(text.replace(/\s+$/, '')).split('\n').map((l) => `${prefix}${l}`).join('\n')
 }
 
 /** Colour only on a terminal, and never when NO_COLOR is set to anything (no-color.org). */
@@ -78,27 +89,38 @@ export function separator(n: number, s: Style): string {
 export function renderRunLine(line: RunLine, s: Style): string {
   switch (line.type) {
     case 'run_start':
-      return dim(s, `session ${line.sessionId}${line.resumed ? ' (resumed)' : ''} on ${line.model.provider}/${line.model.model}`) + '\n'
+      return dim(s, `session ${oneLine(line.sessionId)}${line.resumed ? ' (resumed)' : ''} on ${oneLine(`${line.model.provider}/${line.model.model}`)}`) + '\n'
     case 'prompted':
       return line.source === 'steer'
         ? cyan(s, '▶ message:') + '\n' + indent(line.text) + '\n'
         : cyan(s, '▶ prompt:') + '\n' + indent(line.text) + '\n'
     case 'assistant':
-      if (line.stopReason === 'error') return red(s, `✗ provider error on ${line.model.provider}/${line.model.model}: ${line.error ?? 'no error text'}`) + '\n'
-      return line.text.trim() === '' ? '' : `${line.text.replace(/\s+$/, '')}\n`
+      if (line.stopReason === 'error') return red(s, `✗ provider error on ${oneLine(`${line.model.provider}/${line.model.model}`)}: ${oneLine(line.error ?? 'no error text')}`) + '\n'
+      return line.text.trim() === '' ? '' : `${visible(line.text.replace(/\s+$/, ''))}\n`
     case 'tool_start':
-      return line.tool === REPORT_TOOL ? '' : fit(s, `• ${line.tool}${line.activity ? ` ${oneLine(line.activity)}` : ''}`) + '\n'
+      return line.tool === REPORT_TOOL ? '' : fit(s, `• ${oneLine(line.tool)}${line.activity ? ` ${oneLine(line.activity)}` : ''}`) + '\n'
     case 'tool_end': {
-      if (line.tool === REPORT_TOOL && line.report) return bold(s, `■ report ${line.report.status}: `) + line.report.summary.trim() + '\n'
-      const tail = (line.tail ?? '').replace(/\s+$/, '').split('\n').filter((l) => l !== '').slice(-TAIL_LINES)
-      const head = line.isError ? [red(s, fit(s, `  ✗ ${line.tool} failed`))] : []
+      if (line.tool === REPORT_TOOL && line.report) return bold(s, `■ report ${line.report.status}: `) + visible(line.report.summary.trim()) + '\n'
+      const tail = visible((line.tail ?? '').replace(/\s+$/, '')).split('\n').filter((l) => l !== '').slice(-TAIL_LINES)
+      const head = line.isError ? [red(s, fit(s, `  ✗ ${oneLine(line.tool)} failed`))] : []
       return [...head, ...tail.map((l) => dim(s, fit(s, `  │ ${l}`)))].map((l) => `${l}\n`).join('')
     }
     case 'settled':
-      return dim(s, `— run ended (${line.reason ?? 'settled'})`) + '\n'
+      return dim(s, `— run ended (${oneLine(line.reason ?? 'settled')})`) + '\n'
     case 'runner_error':
-      return red(s, `✗ the cook runner failed: ${line.message}`) + '\n'
+      return red(s, `✗ the cook runner failed: ${oneLine(line.message)}`) + '\n'
   }
+}
+
+/** A line of the run file longer than the reader keeps. */
+export function renderCut(bytes: number, head: string, s: Style): string {
+  const start = oneLine(head)
+  return dim(s, fit(s, `✂ a line of ${bytes} bytes was cut: ${start.length > 60 ? start.slice(0, 60) : start}…`)) + '\n'
+}
+
+/** Why watch stopped: one line for the person. */
+export class WatchError extends Error {
+  override name = 'WatchError'
 }
 
 /** Run numbers with a run file, ascending. */
@@ -122,12 +144,26 @@ export class TaskWatcher {
   private readonly log = new LineReader()
   private closed = false
   private waited = false
+  /** A file had more than one read's worth: step again at once instead of after the poll. */
+  more = false
 
   constructor(private readonly taskDir: string, private readonly out: (text: string) => void, private readonly style: Style) {}
 
+  /** One bounded read of `file`; a file that can't be read ends the watch with one line. */
+  private read(reader: LineReader, file: string): { lines: ReadLine[]; more: boolean } {
+    try {
+      return reader.read(file)
+    } catch (error) {
+      throw new WatchError(`can't read ${file}: ${(error as Error).message}`)
+    }
+  }
+
   step(): boolean {
-    for (const text of this.log.read(join(this.taskDir, 'log.jsonl')).lines) {
-      if (parseLogLine(text)?.type === 'closed') this.closed = true
+    this.more = false
+    const log = this.read(this.log, join(this.taskDir, 'log.jsonl'))
+    if (log.more) this.more = true
+    for (const text of log.lines) {
+      if (!isCut(text) && parseLogLine(text)?.type === 'closed') this.closed = true
     }
     const runs = runNumbers(this.taskDir)
     if (this.run === undefined && runs.length > 0) this.open(runs.at(-1)!)
@@ -136,15 +172,16 @@ export class TaskWatcher {
       this.out(dim(this.style, '— no run yet; waiting for the cook') + '\n')
     }
     if (this.run !== undefined) {
-      this.drain()
+      const more = this.drain()
       // A newer run: finish the current file, then switch (a cook writes its last lines before the next run).
       const newer = runs.find((n) => n > this.run!)
-      if (newer !== undefined) {
-        this.drain()
+      if (more) this.more = true
+      else if (newer !== undefined) {
         this.open(newer)
-        this.drain()
+        if (this.drain()) this.more = true
       }
     }
+    if (this.more) return false
     if (this.closed) this.out(dim(this.style, '— the task is closed') + '\n')
     return this.closed
   }
@@ -155,12 +192,18 @@ export class TaskWatcher {
     this.out(separator(n, this.style))
   }
 
-  private drain(): void {
-    const r = this.reader.read(join(this.taskDir, 'runs', `${this.run}.jsonl`))
+  /** Shows what one bounded read brings; true when the file holds more. */
+  private drain(): boolean {
+    const r = this.read(this.reader, join(this.taskDir, 'runs', `${this.run}.jsonl`))
     for (const text of r.lines) {
+      if (isCut(text)) {
+        this.out(renderCut(text.cut, text.head, this.style))
+        continue
+      }
       const line = parseRunLine(text)
       if (line) this.out(renderRunLine(line, this.style))
     }
+    return r.more
   }
 }
 
@@ -179,23 +222,36 @@ export async function watchCommand(argv: string[], io: WatchIo, options: { color
     return 2
   }
   const taskDir = resolve(io.cwd, parsed.positionals[0]!)
+  const shownDir = visibleLine(taskDir)
   if (!existsSync(taskDir)) {
-    io.stderr(`command-scout: no task directory at ${taskDir}; give <kitchen>/tasks/<id> (chef_board lists the tasks)\n`)
+    io.stderr(`command-scout: no task directory at ${shownDir}; give <kitchen>/tasks/<id> (chef_board lists the tasks)\n`)
     return 1
   }
-  if (!statSync(taskDir).isDirectory() || (!existsSync(join(taskDir, 'task.json')) && !existsSync(join(taskDir, 'runs')))) {
-    io.stderr(`command-scout: ${taskDir} is not a kitchen task directory (it has neither task.json nor runs/)\n`)
+  if (!statSync(taskDir).isDirectory() || (!existsSync(join(taskDir, 'task.json')) && !lstatSync(join(taskDir, 'runs'), { throwIfNoEntry: false }))) {
+    io.stderr(`command-scout: ${shownDir} is not a kitchen task directory (it has neither task.json nor runs/)\n`)
     return 1
   }
   const color = options.color ?? useColor(process.stdout, process.env)
   const watcher = new TaskWatcher(taskDir, io.stdout, { color, ...(io.columns ? { columns: io.columns } : {}) })
-  if (watcher.step()) return 0
-  return new Promise((done) => {
-    const timer = setInterval(() => {
-      if (watcher.step()) {
-        clearInterval(timer)
-        done(0)
-      }
-    }, options.pollMs ?? POLL_MS)
-  })
+  const pollMs = options.pollMs ?? POLL_MS
+  const fail = (error: unknown): number => {
+    const why = error instanceof WatchError ? error.message : `stopped: ${(error as Error)?.message ?? String(error)}`
+    io.stderr(`command-scout: watch: ${visibleLine(why)}\n`)
+    return 1
+  }
+  // What was written so far may be large: let the terminal take it before the next read.
+  const drained = async (): Promise<void> => {
+    if (io.realStreams && process.stdout.writableLength > 1024 * 1024) await new Promise((r) => process.stdout.once('drain', r))
+  }
+  for (;;) {
+    let closed: boolean
+    try {
+      closed = watcher.step()
+    } catch (error) {
+      return fail(error)
+    }
+    if (closed) return 0
+    await drained()
+    await new Promise((r) => (watcher.more ? setImmediate(r) : setTimeout(r, pollMs)))
+  }
 }

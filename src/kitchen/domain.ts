@@ -4,12 +4,12 @@
  * views and unions, and the error type. No harness types, no I/O, no paths (the store owns the layout).
  *
  * Persisted shapes and who writes them (one writer per file; `store/` names the files):
- *   config.json            the person (or the harness config layer)        -> KitchenConfig (store/config.ts)
- *   pass.lock              the lease holder                                -> Lease
+ *   config.json            the person, when no host gives the config       -> KitchenConfig (store/config.ts)
+ *   lease/<g>.json         the lease holder of generation g                -> Lease
  *   projects/<name>.json   the owner, once                                 -> ProjectSpec
  *   tasks/<id>/task.json   the owner, once (tmp + rename, mkdir exclusive) -> TaskSpec
  *   tasks/<id>/log.jsonl   the owner, append                               -> LogEvent per line
- *   tasks/<id>/runs/<n>.jsonl  the cook's stdout                           -> RunLine per line
+ *   tasks/<id>/runs/<n>.jsonl  the cook's stdout (the owner claims it)     -> RunLine per line
  *   tasks/<id>/inbox/<at>-<tag>.msg  the owner (tmp + rename)              -> message text, time in the name
  */
 import {
@@ -56,6 +56,16 @@ export function runNo(n: number): RunNo {
   if (!Number.isSafeInteger(n) || n < 1) throw new KitchenError('KITCHEN_BAD_INPUT', `run number must be a whole number >= 1, not ${n}`)
   return n as RunNo
 }
+
+/**
+ * How much text the kitchen takes from a dispatch or a send. A title sits in one line of every
+ * board and wake; a brief and a message are prompts. Longer input is refused with the limit named,
+ * never stored (a 1 MB title would ride along in every board, snapshot and wake).
+ */
+export const MAX_TITLE_CHARS = 200
+export const MAX_BRIEF_CHARS = 100_000
+export const MAX_MESSAGE_CHARS = 100_000
+export const MAX_NOTE_CHARS = 1_000
 
 /** Whitespace folded to single spaces, cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
@@ -115,8 +125,6 @@ export interface KitchenConfig {
   models: { rules: ModelRule[]; default: Profile[] }
   /** Extra arguments for every cook process. */
   cookArgs: string[]
-  /** The cook command template (placeholders: see `cookArgv` in cooks/index.ts); unset: the shell's default. */
-  cookCommand?: string[]
   rulebook: RulebookSelection
   /** A stop sends SIGTERM, then SIGKILL after this long (default 5 s). */
   killGraceMs: number
@@ -177,12 +185,25 @@ export interface TaskSpec {
   /** The model rule chosen at dispatch, if any. */
   rule?: string
   createdAt?: Millis
+  /**
+   * 2: the task's runs are the ones its log records (`prompt`, `launch`), never files found in
+   * runs/. Tasks written before carry no format and count their run files as they are.
+   */
+  format?: 2
+  /** The dispatch this task came from (a hash of the batch and the item's place): a retry finds it. */
+  dispatch?: string
 }
+
+/** The format new tasks are written in. */
+export const TASK_FORMAT = 2
 
 const taskIdP: Parser<TaskId> = (v, p) => (isTaskId(v) ? v : (pattern(/$^/, 'a task id like "api-7"')(v, p) as TaskId))
 const taskFile = obj(
   { id: taskIdP, project: projectName, title: str, brief: str, branch: nonEmpty, worktree: nonEmpty, baseBranch: nonEmpty, sessionId: nonEmpty },
-  { models: arr(profile), model: modelString, thinking: oneOf(THINKING_LEVELS), rule: pattern(RULE_NAME, 'a rule name'), createdAt: int() },
+  {
+    models: arr(profile), model: modelString, thinking: oneOf(THINKING_LEVELS), rule: pattern(RULE_NAME, 'a rule name'), createdAt: int(),
+    format: oneOf([2]), dispatch: pattern(/^[0-9a-f]{16,64}$/, 'a dispatch key'),
+  },
 )
 
 /**
@@ -195,8 +216,10 @@ export function parseTask(value: unknown): Checked<TaskSpec> {
   const { model, thinking, models, ...rest } = r.value
   if (models && model !== undefined) return { ok: false, reason: '$ has both "models" and the older "model"; keep "models"' }
   const list = models ?? (model !== undefined ? [thinking ? { model, thinking } : { model }] : [])
-  const spec: TaskSpec = { ...rest, models: list }
+  const spec: TaskSpec = { ...rest, models: list } as TaskSpec
   if (spec.rule === undefined) delete spec.rule
+  if (spec.format === undefined) delete spec.format
+  if (spec.dispatch === undefined) delete spec.dispatch
   if (parseTaskId(spec.id)!.project !== spec.project) return { ok: false, reason: `$.id "${spec.id}" does not start with the project "${spec.project}"` }
   return { ok: true, value: spec }
 }
@@ -222,6 +245,13 @@ export function taskBranchProblem(
 
 /**
  * Decisions only, one JSON object per line. `run` is the run the event is about:
+ * - `prompt`: the owner is about to write run n's prompt: the launch intent. From here the run
+ *   exists (an interrupted launch of it relaunches it).
+ * - `launch`: the owner claimed run n's run file (O_EXCL) and is about to spawn its cook;
+ *   `cgroup` the control group the cook starts in, when the system gave one. A run file without
+ *   this event was not claimed by the kitchen and is not a run.
+ * - `fetched`: the owner brought the task branch back from the cook's clone into the project and
+ *   reported `tip`; a later tip must contain it (a branch rewritten under the kitchen is refused).
  * - `stop`: chef_stop of a cooking run (signal its cook; the run ends as stopped).
  * - `hold`: chef_stop of a queued task; `run` is the run that would launch next.
  * - `notified`: the chef's session received the wake for this run.
@@ -229,6 +259,9 @@ export function taskBranchProblem(
  * - `closed`: the task is closed; `discarded` when closed with `discard: true`.
  */
 export type LogEvent =
+  | { type: 'prompt'; at: Millis; run: RunNo }
+  | { type: 'launch'; at: Millis; run: RunNo; cgroup?: string }
+  | { type: 'fetched'; at: Millis; tip: string }
   | { type: 'stop'; at: Millis; run: RunNo }
   | { type: 'hold'; at: Millis; run: RunNo }
   | { type: 'notified'; at: Millis; run: RunNo }
@@ -238,6 +271,9 @@ export type LogEvent =
 const at = int()
 const run = int(1) as Parser<RunNo>
 export const logEvent: Parser<LogEvent> = tagged<LogEvent>('type', {
+  prompt: obj({ type: oneOf(['prompt']), at, run }),
+  launch: obj({ type: oneOf(['launch']), at, run }, { cgroup: nonEmpty }),
+  fetched: obj({ type: oneOf(['fetched']), at, tip: pattern(/^[0-9a-f]{40,64}$/, 'a commit id') }),
   stop: obj({ type: oneOf(['stop']), at, run }),
   hold: obj({ type: oneOf(['hold']), at, run }),
   notified: obj({ type: oneOf(['notified']), at, run }),
@@ -245,7 +281,7 @@ export const logEvent: Parser<LogEvent> = tagged<LogEvent>('type', {
   closed: obj({ type: oneOf(['closed']), at, discarded: bool }),
 })
 
-// ---------------------------------------------------------------- pass.lock
+// ---------------------------------------------------------------- lease/<g>.json
 
 /** The lease: who owns the kitchen (gets the wakes, may launch). Stale when the pid is dead or restarted. */
 export interface Lease {
@@ -407,6 +443,10 @@ export interface RunFold {
   readonly runnerError?: string
   /** `at` of the last valid line: the run's last message. */
   readonly lastAt?: Millis
+  /** Lines longer than the reader keeps, cut (counted in `bad` too). */
+  readonly cut?: number
+  /** Why the run file can't be read (not a regular file, an I/O error); the run then ends as a crash. */
+  readonly readError?: string
 }
 
 /** One run of a task as the snapshot sees it. */
@@ -425,6 +465,14 @@ export interface RunRecord {
   /** The end of the err file (up to 2 KiB), read only when it grew. */
   readonly errTail: string
   readonly fold: RunFold
+  /**
+   * A run file at this number that the kitchen's log does not claim (format 2): not a run. It holds
+   * the slot while it is fresh and empty (another owner's claim in flight), else the next launch of
+   * this run moves it aside.
+   */
+  readonly stray?: { size: number; mtimeMs: Millis }
+  /** The kitchen has not read the whole run file yet (a large one is read over several ticks). */
+  readonly partial?: boolean
 }
 
 /** A task as read from disk, before anything is derived. */
@@ -546,6 +594,7 @@ export type KitchenErrorCode =
   | 'KITCHEN_LAUNCH_FAILED'
   | 'KITCHEN_LEASE_LOST'
   | 'KITCHEN_READ_ONLY'
+  | 'KITCHEN_DISPATCH_FAILED' // a dispatch created nothing, or only the tasks the message names
   | 'KITCHEN_IO'
 
 /** An error with a stable code: route on `code`, never parse `message`. The message names the fix. */

@@ -1,12 +1,28 @@
 /**
- * Git facts and worktree changes for the kitchen. Every call is async (execa), every ref the
- * kitchen passes goes after `--end-of-options` or as a resolved object id, and nothing here runs
- * on the tick: only dispatch, launch, result and close ask git.
+ * Git facts and changes for the kitchen: each cook's clone, bringing its branch back into the
+ * project, what is on a branch, and removal. Every call is async (execa), every ref the kitchen
+ * passes goes after `--end-of-options` or as a resolved object id, and nothing here runs on the
+ * tick: only dispatch, launch, result and close ask git.
+ *
+ * A cook works in a clone of its own: a repository inside its writable root (`worktrees/<id>`),
+ * with its own refs, index and object store, that borrows the project's objects read-only through
+ * `objects/info/alternates` (git never writes to an alternate; new objects go to the clone's own
+ * store). Nothing a cook writes reaches the project's refs, index or objects. What the cook wrote
+ * comes back only through the kitchen: a fast-forward fetch from the clone into the project's
+ * `refs/heads/<task branch>`.
+ *
+ * Git never runs *in* a clone once the cook has had it: its `.git/config` is the cook's, and keys
+ * like `core.fsmonitor`, filter drivers or hooks would run the cook's commands outside its sandbox.
+ * The kitchen reads a clone only through `git upload-pack` (which git keeps safe to run on an
+ * untrusted repository: it ignores such configuration), plain files (`.git/HEAD`), and the
+ * project's own git with a private index and the clone as its work tree.
  */
-import { existsSync, lstatSync, statSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { realpath } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
 import { execa } from 'execa'
+import { readBounded } from './store/files.js'
 
 export class GitError extends Error {
   readonly code = 'KITCHEN_GIT'
@@ -27,18 +43,18 @@ interface GitRun {
   stderr: string
 }
 
-const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }
+const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_LFS_SKIP_SMUDGE: '1' }
 
-async function git(cwd: string, args: readonly string[]): Promise<GitRun> {
-  const r = await execa('git', args, { cwd, reject: false, env: GIT_ENV, stdin: 'ignore', timeout: 60_000 })
+async function git(cwd: string, args: readonly string[], env: Record<string, string> = {}, input?: string): Promise<GitRun> {
+  const r = await execa('git', args, { cwd, reject: false, env: { ...GIT_ENV, ...env }, ...(input !== undefined ? { input } : { stdin: 'ignore' as const }), timeout: 60_000 })
   if (r.exitCode === undefined && r.failed) {
     throw new GitError(`git ${args.join(' ')} could not run in ${cwd}: ${r.shortMessage}`, args, { cause: r })
   }
   return { ok: r.exitCode === 0, exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) }
 }
 
-async function gitOk(cwd: string, args: readonly string[]): Promise<string> {
-  const r = await git(cwd, args)
+async function gitOk(cwd: string, args: readonly string[], env: Record<string, string> = {}, input?: string): Promise<string> {
+  const r = await git(cwd, args, env, input)
   if (!r.ok) throw new GitError(`git ${args.join(' ')} failed in ${cwd}: ${r.stderr.trim() || `exit ${r.exitCode}`}`, args)
   return r.stdout
 }
@@ -110,8 +126,6 @@ function isDir(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false
 }
 
-export type EnsureResult = 'created' | 'attached' | 'present'
-
 /** The commits of local branches, in one call; a missing branch is absent from the map. */
 async function branchTips(repo: string, branches: readonly string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>()
@@ -128,43 +142,212 @@ async function branchTips(repo: string, branches: readonly string[]): Promise<Ma
   return out
 }
 
+// ---------------------------------------------------------------- the cook's clone
+
+/** What a task's directory under worktrees/ is: the kitchen's clone, an older kitchen's linked worktree, or something else. */
+export type CloneKind = 'clone' | 'worktree' | 'other' | 'none'
+
+export function cloneKind(dir: string): CloneKind {
+  const top = lstatSync(dir, { throwIfNoEntry: false })
+  if (!top) return 'none'
+  if (!top.isDirectory()) return 'other'
+  const dotGit = lstatSync(join(dir, '.git'), { throwIfNoEntry: false })
+  if (dotGit?.isDirectory()) return 'clone'
+  if (dotGit?.isFile()) return 'worktree'
+  return 'other'
+}
+
+/** The project's shared git directory (objects, refs), absolute. */
+async function commonDir(repo: string): Promise<string> {
+  const out = (await gitOk(repo, ['rev-parse', '--git-common-dir'])).trim()
+  return isAbsolute(out) ? out : resolve(repo, out)
+}
+
+/** The project's own git directory (for a linked worktree of it, that worktree's), absolute. */
+async function gitDir(repo: string): Promise<string> {
+  return (await gitOk(repo, ['rev-parse', '--absolute-git-dir'])).trim()
+}
+
+export type EnsureCloneResult = 'created' | 'present'
+
 /**
- * Ensure `path` is a worktree of `repo` on `branch`: create the branch from `base` when it does not
- * exist, re-attach it when the directory went away. A second call is a no-op (`present`).
+ * Ensure `dir` is the task's clone on `branch`: made from the project's `branch` when the project
+ * has it (a task whose clone went away, after its branch was brought back), else from `base`. A
+ * clone that is there is the cook's and is left as it is (`present`): git does not run in it. The
+ * clone is built beside its place and renamed into it, so a crash never leaves half a clone.
  */
-export async function ensureWorktree(repo: string, path: string, branch: string, base: string): Promise<EnsureResult> {
-  if (existsSync(path)) {
-    if (!isDir(path)) throw new GitError(`cannot create the worktree: ${path} exists and is not a worktree of ${repo}; move it away`, [])
-    // one call: the top of the worktree and the full name of HEAD (`HEAD` itself when detached)
-    const r = await git(path, ['rev-parse', '--show-toplevel', '--symbolic-full-name', 'HEAD'])
-    const [top, head] = r.stdout.split('\n')
-    if (r.ok && top !== undefined && (await real(top)) === (await real(path))) {
-      if (head === `refs/heads/${branch}`) return 'present'
-      const what = head?.startsWith('refs/heads/') ? `branch ${head.slice('refs/heads/'.length)}` : 'a detached HEAD'
-      throw new GitError(`worktree ${path} is on ${what}, not on ${branch}; check out ${branch} there, or close the task with discard`, [])
-    }
-    throw new GitError(`cannot create the worktree: ${path} exists and is not a worktree of ${repo}; move it away`, [])
-  }
+export async function ensureClone(repo: string, dir: string, branch: string, base: string): Promise<EnsureCloneResult> {
+  const kind = cloneKind(dir)
+  if (kind === 'clone') return 'present'
+  if (kind === 'worktree') throw new GitError(`${dir} is a linked worktree of an older kitchen, not a clone of its own; close the task (its commits are on ${branch} in ${repo}) and dispatch it again`, [])
+  if (kind === 'other') throw new GitError(`cannot make the clone: ${dir} exists and is not a clone of ${repo}; move it away`, [])
   const tips = await branchTips(repo, [branch, base])
-  const add = async (args: string[]) => {
-    const r = await git(repo, args)
-    if (r.ok) return
-    // a worktree directory deleted by hand stays registered until pruned
-    if (/already registered|already checked out|is a missing but/.test(r.stderr)) {
-      await git(repo, ['worktree', 'prune'])
-      await gitOk(repo, args)
-      return
+  const start = tips.get(branch) ?? tips.get(base)
+  if (!start) throw new GitError(`base branch ${base} does not exist in ${repo}; create it or register the project with another base`, [])
+  const [common, identity] = await Promise.all([commonDir(repo), git(repo, ['config', '-z', '--get-regexp', '^user\\.(name|email)$'])])
+  const objects = join(common, 'objects')
+  const building = join(dirname(dir), `.new-${basename(dir)}-${randomBytes(4).toString('hex')}`)
+  try {
+    await gitOk(dirname(dir), ['init', '-q', '-b', branch, building])
+    // Borrowed read-only: the cook's git reads the project's objects and writes its own.
+    writeFileSync(join(building, '.git', 'objects', 'info', 'alternates'), `${objects}\n`)
+    const baseTip = tips.get(base)
+    const refs = [`update refs/heads/${branch} ${start}`, ...(base !== branch && baseTip ? [`update refs/heads/${base} ${baseTip}`] : [])]
+    await gitOk(building, ['update-ref', '--stdin'], {}, refs.join('\n') + '\n')
+    // The cook commits as the project would: its name and email, from the person's config.
+    if (identity.ok) {
+      for (const entry of identity.stdout.split('\0')) {
+        const nl = entry.indexOf('\n')
+        if (nl > 0 && entry.slice(nl + 1).trim() !== '') await gitOk(building, ['config', entry.slice(0, nl), entry.slice(nl + 1)])
+      }
     }
-    throw new GitError(`git ${args.join(' ')} failed in ${repo}: ${r.stderr.trim() || `exit ${r.exitCode}`}`, args)
+    await gitOk(building, ['reset', '-q', '--hard', start])
+    mkdirSync(dirname(dir), { recursive: true })
+    renameSync(building, dir)
+  } catch (error) {
+    rmSync(building, { recursive: true, force: true })
+    throw error
   }
-  if (tips.has(branch)) {
-    await add(['worktree', 'add', '--end-of-options', path, branch])
-    return 'attached'
-  }
-  const baseCommit = tips.get(base)
-  if (!baseCommit) throw new GitError(`base branch ${base} does not exist in ${repo}; create it or register the project with another base`, [])
-  await add(['worktree', 'add', '-b', branch, '--end-of-options', path, baseCommit])
   return 'created'
+}
+
+/** How bringing a clone's branch back into the project went. `tip` is the project's branch after it. */
+export type BringBack =
+  | { kind: 'updated' | 'same'; tip: string }
+  /** The project's branch already has everything of the clone's (the person added commits there). */
+  | { kind: 'behind'; tip: string; cloneTip: string }
+  /** The clone's branch no longer contains the project's: its history was rewritten. Nothing was changed. */
+  | { kind: 'rewritten'; tip: string; cloneTip: string }
+  /** There is no clone, or no such branch in it: the project's branch stays as it is. */
+  | { kind: 'no-clone' | 'no-branch'; tip?: string }
+  | { kind: 'failed'; tip?: string; reason: string }
+
+/**
+ * Fetches the clone's `refs/heads/<branch>` into the project's `refs/heads/<branch>`, fast-forward
+ * only, with every object checked (`fetch.fsckObjects`) and nothing else of the project touched: no
+ * FETCH_HEAD, no tags, no gc, no submodules. git refuses to fetch into a branch checked out in the
+ * project, so a person's checkout and index are never moved under them.
+ */
+export async function bringBack(repo: string, dir: string, branch: string): Promise<BringBack> {
+  const before = (await branchTips(repo, [branch])).get(branch)
+  const held = (extra: object) => (before ? { ...extra, tip: before } : extra)
+  if (cloneKind(dir) !== 'clone') return held({ kind: 'no-clone' }) as BringBack
+  const ref = `refs/heads/${branch}`
+  const r = await git(repo, [
+    '-c', 'fetch.fsckObjects=true', '-c', 'gc.auto=0', '-c', 'maintenance.auto=false', '-c', 'protocol.file.allow=always',
+    // not --quiet: it silences the rejection this reads
+    'fetch', '--no-tags', '--no-write-fetch-head', '--no-recurse-submodules', '--end-of-options', dir, `${ref}:${ref}`,
+  ])
+  const after = (await branchTips(repo, [branch])).get(branch)
+  if (r.ok) return { kind: after === before ? 'same' : 'updated', tip: after! }
+  const err = r.stderr.trim()
+  if (/couldn't find remote ref|no such ref|not our ref/i.test(err)) return held({ kind: 'no-branch' }) as BringBack
+  if (/non-fast-forward|rejected/i.test(err) && before) {
+    const remote = await git(repo, ['ls-remote', '--end-of-options', dir, ref])
+    const cloneTip = remote.ok ? remote.stdout.split(/\s/)[0] ?? '' : ''
+    if (/^[0-9a-f]{40,64}$/.test(cloneTip) && (await isAncestor(repo, cloneTip, before))) return { kind: 'behind', tip: before, cloneTip }
+    return { kind: 'rewritten', tip: before, cloneTip: /^[0-9a-f]{40,64}$/.test(cloneTip) ? cloneTip : 'unknown' }
+  }
+  return held({ kind: 'failed', reason: err.split('\n').at(-1) || `git fetch exited ${r.exitCode}` }) as BringBack
+}
+
+/** Whether commit `a` is an ancestor of (or equal to) `b` in `repo`; false when either is unknown there. */
+export async function isAncestor(repo: string, a: string, b: string): Promise<boolean> {
+  return (await git(repo, ['merge-base', '--is-ancestor', '--end-of-options', a, b])).ok
+}
+
+export interface CloneState {
+  /** `dir` is a clone of the kitchen's (or an older kitchen's linked worktree). */
+  exists: boolean
+  kind: CloneKind
+  /** Uncommitted or untracked changes against the branch tip. */
+  dirty: boolean
+  /** Up to ten changed paths, as `git status --porcelain` names them. */
+  changes: string[]
+  /** The branch HEAD is on; undefined when detached. */
+  head?: string
+  rebasing: boolean
+}
+
+/**
+ * What a clone holds compared with `tip` (the branch brought back): read with the project's git, a
+ * private index (`index`) and the clone as its work tree, so the clone's own configuration is never
+ * read. HEAD and a rebase in progress come from plain files of the clone's .git.
+ */
+export async function cloneState(repo: string, dir: string, tip: string | undefined, index: string): Promise<CloneState> {
+  const kind = cloneKind(dir)
+  if (kind === 'worktree') {
+    const w = await worktreeState(dir)
+    return { ...w, kind, changes: [] }
+  }
+  if (kind !== 'clone') return { exists: false, kind, dirty: false, changes: [], rebasing: false }
+  const head = headBranch(dir)
+  const rebasing = ['rebase-merge', 'rebase-apply'].some((d) => lstatSync(join(dir, '.git', d), { throwIfNoEntry: false }) !== undefined)
+  const out: CloneState = { exists: true, kind, dirty: false, changes: [], rebasing, ...(head ? { head } : {}) }
+  if (!tip) return out
+  const env = { GIT_INDEX_FILE: index }
+  const base = ['--git-dir', await gitDir(repo), '--work-tree', dir, '-c', 'core.fsmonitor=false', '-c', 'core.sparseCheckout=false', '-c', 'submodule.recurse=false']
+  // -m keeps the stat data of entries that did not change, so a second look does not hash everything again.
+  // The private index then stands for the branch tip; the work tree is compared with it alone (never
+  // with the project's HEAD, which is another branch).
+  await gitOk(repo, [...base, 'read-tree', '-m', '--end-of-options', tip], env)
+  await git(repo, [...base, 'update-index', '-q', '--refresh', '--ignore-submodules'], env)
+  const modified = (await gitOk(repo, [...base, 'diff-files', '--name-status', '-z', '--ignore-submodules=all'], env)).split('\0').filter(Boolean)
+  const changes: string[] = []
+  for (let i = 0; i + 1 < modified.length; i += 2) changes.push(`${modified[i]} ${modified[i + 1]}`)
+  const untracked = (await gitOk(repo, [...base, 'ls-files', '-z', '--others', '--exclude-standard', '--directory', '--no-empty-directory'], env)).split('\0').filter(Boolean)
+  for (const f of untracked) changes.push(`?? ${f}`)
+  out.dirty = changes.length > 0
+  out.changes = changes.slice(0, 10)
+  return out
+}
+
+/** The branch a clone's HEAD names, from `.git/HEAD` itself (a small regular file, never followed). */
+function headBranch(dir: string): string | undefined {
+  try {
+    const text = readBounded(join(dir, '.git', 'HEAD'), 4096).trim()
+    const m = /^ref: refs\/heads\/(.+)$/.exec(text)
+    return m ? m[1] : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A branch's tree checked out into `dir` (which must exist and be empty) with the project's git and
+ * a temp index beside it: the base branch's own files, to find its commands in.
+ */
+export async function checkoutTree(repo: string, commit: string, dir: string): Promise<void> {
+  const env = { GIT_INDEX_FILE: `${dir}.index` }
+  try {
+    await gitOk(repo, ['-c', 'core.fsmonitor=false', 'read-tree', '--end-of-options', commit], env)
+    await gitOk(repo, ['-c', 'core.fsmonitor=false', 'checkout-index', '-a', '-f', `--prefix=${dir}/`], env)
+  } finally {
+    rmSync(`${dir}.index`, { force: true })
+  }
+}
+
+/** The commit of `ref` (a branch name) in `repo`, or undefined. */
+export async function tipOf(repo: string, branch: string): Promise<string | undefined> {
+  return (await branchTips(repo, [branch])).get(branch)
+}
+
+/**
+ * Remove the clone at `dir` (the caller checked it is the task's own `worktrees/<id>`, no symlink).
+ * A linked worktree of an older kitchen is removed through git, as before.
+ */
+export async function removeClone(repo: string | undefined, dir: string): Promise<RemoveResult> {
+  const kind = cloneKind(dir)
+  if (kind === 'none') {
+    if (repo) await git(repo, ['worktree', 'prune'])
+    return 'already-gone'
+  }
+  if (kind === 'worktree') {
+    if (!repo) throw new GitError(`${dir} is a linked worktree and its project is not registered, so git was not asked`, [])
+    return removeWorktree(repo, dir)
+  }
+  rmSync(dir, { recursive: true, force: true })
+  return 'removed'
 }
 
 export type RemoveResult = 'removed' | 'already-gone'

@@ -8,12 +8,12 @@ export {
   type KitchenDeps, type Opened, type FaultPoint, type AddProjectInput,
   type DispatchResult, type Dispatched, type SendResult, type StopResult, type CloseResult, type ResultView, type TickResult,
 } from './kitchen.js'
-export { DEFAULT_COOK_COMMAND, checkCookCommand, cookArgv, type LaunchValues } from './cooks/index.js'
+export { DEFAULT_COOK_COMMAND, checkCookCommand, cookArgv, COOK_MARKER_ENV, type LaunchValues } from './cooks/index.js'
 export {
   briefPrompt, messagesPrompt, fallbackPrompt,
   cooksSnapshot, COOKS_EVENT, COOKS_REQUEST_EVENT, type CooksSnapshot, type CookTask,
   normalizeDispatch, type DispatchItem, type NormalizedDispatch,
-  modelsPrompt, rulebookFor, missingRulebooks,
+  modelsPrompt, rulebookFor, missingRulebooks, claim, verifyText, verifyNotRunText,
 } from './derive/index.js'
 export { Waker, type Wake, type WakeNotice } from './waker.js'
 export { Store, normalizeKitchenConfig, DEFAULT_KITCHEN_CONFIG } from './store/index.js'

@@ -3,31 +3,37 @@
  * `tick`, on one serialized promise chain. A mutation runs in the order lease check, read, decide,
  * write, then the tick body, so a lost lease is found before the first write and no interval tick
  * changes a task between a decision and its write. Every read checks liveness first and reads the
- * task files after it. No harness types: the shell injects the clock, the cook command, the model
- * check, the wake delivery and the snapshot emitter through `KitchenDeps`.
+ * task files after it. No harness types: the shell injects the clock, the cook command and the
+ * config, the model check, the wake delivery and the snapshot emitter through `KitchenDeps`.
+ *
+ * What the kitchen trusts: what it wrote itself, and its host. The launch command and the config
+ * come from the host (`KitchenDeps`), never from a file in the kitchen directory; a project's
+ * settings are what the owner recorded when it read them first (a file rewritten later is reported,
+ * not used); a task's runs are the ones its log claims; a cook's branch comes back only by a
+ * fast-forward fetch from its clone, checked against the tip the kitchen reported before.
  */
-import { randomUUID } from 'node:crypto'
-import { closeSync } from 'node:fs'
+import { randomUUID, createHash } from 'node:crypto'
+import { closeSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
-import { homedir } from 'node:os'
-import { basename, resolve } from 'node:path'
+import { homedir, tmpdir } from 'node:os'
+import { basename, join, relative, resolve, isAbsolute } from 'node:path'
 import {
-  CookMap, DEFAULT_COOK_COMMAND, cookArgv, holderAlive, procStat, selfIdentity, signalCook, spawnCook,
-  type CookExit,
+  COOK_MARKER_ENV, CookMap, CookTrees, DEFAULT_COOK_COMMAND, cookArgv, holderAlive, kitchenKey, procStat, selfIdentity, signalCook, spawnCook,
+  type CookExit, type TreeTarget,
 } from './cooks/index.js'
 import {
-  boardText, closeText, closeVerdict, dispatchText, dispatched, launchPrompt, normalizeDispatch, plan,
-  projectText, restartText, resultText, rulebookText, selectModels, wakeText, cooksSnapshot,
+  boardText, closeText, closeVerdict, dispatchFailedText, dispatchText, dispatched, launchPrompt, normalizeDispatch, plan,
+  projectText, restartText, resultClaim, resultFacts, rulebookFor, rulebookText, selectModels, wakeText, cooksSnapshot,
   type Action, type CooksSnapshot, type DispatchItem, type ModelCheck, type ResultFacts,
 } from './derive/index.js'
 import {
-  DEFAULT_BRANCH_PREFIX, KitchenError, isProjectName, sameHolder,
+  DEFAULT_BRANCH_PREFIX, KitchenError, MAX_MESSAGE_CHARS, MAX_NOTE_CHARS, TASK_FORMAT, isProjectName, sameHolder,
   type Dispatched, type HolderAlive, type Identity, type KitchenConfig, type KitchenSnapshot, type Lease,
   type LiveCook, type LiveMap, type Millis, type Notice, type ProjectSpec, type RunNo, type TaskId,
   type TaskRecord, type TaskSpec, type TaskView,
 } from './domain.js'
 import * as git from './git.js'
-import { Store } from './store/index.js'
+import { CreateTasksError, Store, type StoreWrite } from './store/index.js'
 import { Waker, type Wake } from './waker.js'
 
 export type { Dispatched }
@@ -40,8 +46,13 @@ export type FaultPoint =
   | 'close:logged' | 'close:removed' | 'notify:delivered'
 
 export interface KitchenDeps {
-  /** The cook command template (see `cookArgv`); config `cookCommand` wins when set. */
-  cookCommand?: readonly string[]
+  /** The cook command template (see `cookArgv`): the only source of the launch command (a function: read at each launch). */
+  cookCommand?: readonly string[] | (() => readonly string[])
+  /**
+   * The kitchen config from the host, raw (the harness row): when given, config.json is never read,
+   * and only from here come `cookArgs`. Called at each tick, so a live config applies at once.
+   */
+  config?: () => unknown
   /** Extra environment for every cook. */
   cookEnv?: Record<string, string>
   now?: () => Millis
@@ -59,8 +70,14 @@ export interface KitchenDeps {
   holderAlive?: HolderAlive
   /** Throws to simulate a crash at a named point; the instance is then dead. */
   fault?: (point: FaultPoint) => void
+  /** Throws to make a named store write fail as a full or read-only disk would (tests). */
+  writeFault?: (what: StoreWrite, path: string) => void
+  /** Whether cooks get a control group of their own where the system allows it (default true). */
+  cgroups?: boolean
   /** A read-only session's interval tick took the lease: here is the owner. */
   promoted?: (kitchen: Kitchen) => void
+  /** The owner lost the lease (another session took it): here is the session's reader. */
+  demoted?: (reader: KitchenReader) => void
   /** Interval tick (default 1000 ms); 0 ticks only on operations and cook exits. */
   tickMs?: number
   wakeQuietMs?: number
@@ -69,7 +86,8 @@ export interface KitchenDeps {
 
 export type Opened =
   | { kind: 'owner'; kitchen: Kitchen }
-  | { kind: 'read-only'; reader: KitchenReader; holder: Lease }
+  /** `holder` the lease's holder; without one, `reason` says why this session can't own (a read-only disk). */
+  | { kind: 'read-only'; reader: KitchenReader; holder?: Lease; reason?: string }
 
 export interface AddProjectInput {
   path: string
@@ -77,11 +95,12 @@ export interface AddProjectInput {
   note?: string
   baseBranch?: string
   branchPrefix?: string
+  /** The name of the project's test command (one of its discovered commands). */
   testCommand?: string
 }
 
 export interface DispatchResult {
-  tasks: (Dispatched & { skipped: { model: string; reason: string }[] })[]
+  tasks: (Dispatched & { skipped: { model: string; reason: string }[]; again?: boolean })[]
   busy: number
   cap: number
   text: string
@@ -95,12 +114,19 @@ export type SendResult =
   | { kind: 'after-exit' }
   | { kind: 'failed'; reason: string }
 
-export type StopResult = { kind: 'stopping'; run: RunNo } | { kind: 'held'; run: RunNo } | { kind: 'signalled'; run: RunNo } | { kind: 'not-cooking' }
+export type StopResult =
+  | { kind: 'stopping'; run: RunNo }
+  | { kind: 'held'; run: RunNo }
+  | { kind: 'signalled'; run: RunNo }
+  /** Nothing cooks; `ended` leftover processes of its runs (daemons) were ended. */
+  | { kind: 'not-cooking'; ended?: number }
 
 export interface CloseResult {
   task: TaskId
   worktree: git.RemoveResult | { error: string }
   branch: git.BranchDeletion | { error: string }
+  /** Leftover processes of the task's runs that the close ended. */
+  ended: number
   text: string
 }
 
@@ -109,32 +135,92 @@ export interface ResultView extends ResultFacts {
   task: TaskId
   state: TaskView['state']
   commits: string[]
+  /** The branch's full commit in the project, when it has one. */
+  tipCommit?: string
+  /** The kitchen's own facts (the first lines of `text`). */
+  facts: string
+  /** The cook's words, on one line marked as its claim (the last line of `text`), when it said any. */
+  said?: string
   text: string
 }
 
 const crashed = () => new KitchenError('KITCHEN_IO', 'this kitchen instance stopped after a simulated crash; open the kitchen again')
 
+/** A project's settings as the kitchen uses them, for comparing a recorded one with a file. */
+function projectKey(p: ProjectSpec): string {
+  return JSON.stringify([p.name, p.path, p.baseBranch, p.branchPrefix, p.testCommand ?? ''])
+}
+
+/** The facts of result and close: the branch brought back (or not), the clone, the landing. */
+interface Review {
+  back: git.BringBack | undefined
+  /** The branch's commit in the project now. */
+  tip?: string
+  /** Why the branch is not (fully) back: rewritten, or git refused; undefined when it is. */
+  notBack?: string
+  clone: git.CloneState
+  land: git.Landing
+}
+
 /** The read side both roles share: liveness, the snapshot, views, board and result. */
 abstract class KitchenBase {
   readonly store: Store
   protected readonly cooks: CookMap
+  protected readonly trees: CookTrees
   /** Runs with output that a scan did not find: dead for good (a claim is never reused). */
   private readonly deadRuns = new Set<string>()
   protected lastErrors = new Set<string>()
   protected lastSnapshot = ''
   protected abstract readonly role: 'owner' | 'read-only'
+  /** Each project as this session first read or added it: what a later file says is reported, not used. */
+  private readonly recorded = new Map<string, ProjectSpec>()
+  private readonly drifted = new Map<string, string>()
 
   constructor(
     readonly root: string,
     protected readonly deps: KitchenDeps,
     readonly sessionId: string,
   ) {
-    this.store = Store.open(root)
+    this.store = Store.open(root, { ...(deps.config ? { config: deps.config } : {}), ...(deps.writeFault ? { writeFault: deps.writeFault } : {}) })
     this.cooks = new CookMap((p) => this.store.taskOfRunFile(p))
+    this.trees = new CookTrees(kitchenKey(this.store.realRoot), deps.cgroups === false ? { cgroups: false } : {})
   }
 
   protected now(): Millis {
     return this.deps.now?.() ?? Date.now()
+  }
+
+  /**
+   * A project's settings: what this session recorded (added, or read first), never a later rewrite
+   * of its file; a file that changed since is reported on the board and in the tick's errors.
+   */
+  protected project(name: string): ProjectSpec | undefined {
+    const mine = this.recorded.get(name)
+    const disk = this.store.readProject(name)
+    if (!mine) {
+      if (disk) this.recorded.set(name, disk)
+      return disk
+    }
+    if (disk && projectKey(disk) !== projectKey(mine)) {
+      this.drifted.set(name, `projects/${name}.json changed since this session read it; the kitchen keeps what it recorded (${mine.path}, base ${mine.baseBranch}, branches ${mine.branchPrefix}<id>${mine.testCommand ? `, test ${mine.testCommand}` : ''}) until it is opened again`)
+    } else this.drifted.delete(name)
+    return mine
+  }
+
+  /** A project's settings as this session uses them (see `project`), for the host's own use. */
+  projectOf(name: string): ProjectSpec | undefined {
+    return this.project(name)
+  }
+
+  protected record(project: ProjectSpec): void {
+    this.recorded.set(project.name, project)
+  }
+
+  /** The snapshot's projects as this session uses them, and the problems of the ones that drifted. */
+  protected projectsOf(snap: KitchenSnapshot): { projects: ProjectSpec[]; errors: string[] } {
+    for (const p of snap.projects) this.project(p.name)
+    const projects = snap.projects.map((p) => this.recorded.get(p.name) ?? p)
+    return { projects, errors: [...this.drifted.values()] }
   }
 
   /** Liveness first, then the files; one scan when a claimed unsettled run has no known cook. */
@@ -192,34 +278,101 @@ abstract class KitchenBase {
   async board(): Promise<string> {
     const { views, busy, cap, snap } = await this.views()
     const rulebook = rulebookText(snap.config)
-    const errors = [...new Set([...snap.errors, ...this.lastErrors])]
-    return boardText({ now: this.now(), views, busy, cap, projects: snap.projects, broken: snap.broken, errors, ...(rulebook ? { rulebook } : {}) })
+    const { projects, errors: drift } = this.projectsOf(snap)
+    const errors = [...new Set([...snap.errors, ...drift, ...this.placeProblems(), ...this.lastErrors])]
+    return boardText({ now: this.now(), views, busy, cap, projects, broken: snap.broken, errors, ...(rulebook ? { rulebook } : {}) })
   }
 
+  /**
+   * A kitchen under the system temp directory can be written by every cook (the harness's sandbox
+   * lets tools write there), so nothing in it is safe from them: said on the board.
+   */
+  protected placeProblems(): string[] {
+    const real = this.store.realRoot
+    // What the harness's sandbox lets every tool write besides its workspace: /tmp and the temp
+    // directory the cooks inherit from this process.
+    for (const tmp of new Set(['/tmp', tmpdir()].map((d) => { try { return realpathSync(d) } catch { return d } }))) {
+      const rel = relative(tmp, real)
+      if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+        return [`the kitchen directory ${real} is under ${tmp}, which the cooks' sandbox lets every cook write: a cook could rewrite the kitchen's files. Keep the kitchen elsewhere (the default is ~/.dsh/kitchen)`]
+      }
+    }
+    return []
+  }
+
+  /** The review facts, reading only: the project's branch as it is, the clone as it is. */
+  protected async reviewFacts(rec: TaskRecord, fetch: boolean): Promise<Review> {
+    const spec = rec.spec
+    const repo = this.project(spec.project)?.path
+    const dir = this.store.checkedWorktree(spec)
+    if (!repo) {
+      return { back: undefined, clone: await git.cloneState('.', dir, undefined, '').catch(() => noClone()), land: { exists: false, ahead: 0, byBase: false } }
+    }
+    let back: git.BringBack | undefined
+    let tip: string | undefined
+    let notBack: string | undefined
+    if (fetch) {
+      back = await git.bringBack(repo, dir, spec.branch)
+      tip = back.tip
+      const reported = lastTip(rec)
+      if (back.kind === 'rewritten') {
+        notBack = `the clone's ${spec.branch} (${short(back.cloneTip)}) no longer contains ${short(back.tip)}, the tip the kitchen has in ${repo}: its history was rewritten; the project keeps ${short(back.tip)}`
+      } else if (back.kind === 'failed') {
+        notBack = `the kitchen could not bring ${spec.branch} back from the clone: ${back.reason}`
+      } else if (reported && tip && reported !== tip && !(await git.isAncestor(repo, reported, tip))) {
+        notBack = `${spec.branch} in ${repo} (${short(tip)}) no longer contains ${short(reported)}, the tip the kitchen reported before: its history was rewritten`
+      }
+    } else tip = await git.tipOf(repo, spec.branch)
+    // A reader writes nothing into the kitchen: its index is a temp file of its own, gone after.
+    const scratch = fetch ? undefined : mkdtempSync(join(tmpdir(), 'kitchen-review-'))
+    let clone: git.CloneState
+    try {
+      clone = await git.cloneState(repo, dir, tip, scratch ? join(scratch, 'index') : this.store.reviewIndex(rec.id))
+    } finally {
+      if (scratch) rmSync(scratch, { recursive: true, force: true })
+    }
+    const land = await git.landing(repo, spec.branch, spec.baseBranch)
+    return { back, ...(tip ? { tip } : {}), ...(notBack ? { notBack } : {}), clone, land }
+  }
+
+  /** The result of a task, read only (a read-only session): the branch as the owner last brought it back. */
   async result(id: string): Promise<ResultView> {
-    const { view: v } = await this.locate(id)
+    const { rec, view } = await this.locate(id)
+    return this.resultOf(rec, view, await this.reviewFacts(rec, false), true)
+  }
+
+  protected async resultOf(rec: TaskRecord, v: TaskView, r: Review, asOfOwner: boolean): Promise<ResultView> {
     const spec = v.spec
-    const project = this.store.readProject(spec.project)
-    const repo = project?.path
-    const ws = await git.worktreeState(this.store.checkedWorktree(spec))
-    const land = repo ? await git.landing(repo, spec.branch, spec.baseBranch) : { exists: false, ahead: 0, byBase: false }
+    const repo = this.project(spec.project)?.path
     const stat = repo ? await git.diffstat(repo, spec.branch, spec.baseBranch) : ''
     const commits = repo ? await git.commitsAhead(repo, spec.branch, spec.baseBranch) : []
     const s = v.state
     const run = s.kind === 'cooking' ? s.run : s.kind === 'idle' ? s.run : undefined
-    const landed = land.byBase ? 'base' : land.byRemote ? 'remote' : false
+    const landed = r.land.byBase ? 'base' : r.land.byRemote ? 'remote' : false
     const out: ResultView = {
       task: v.id, title: spec.title, state: s, branch: spec.branch, baseBranch: spec.baseBranch,
-      ahead: land.ahead, commits, landed, worktree: spec.worktree, worktreeExists: ws.exists, dirty: ws.dirty, diffstat: stat,
-      taskDir: this.store.taskDir(v.id), text: '',
+      ahead: r.land.ahead, commits, landed, worktree: spec.worktree, worktreeExists: r.clone.exists, dirty: r.clone.dirty,
+      changes: r.clone.changes, diffstat: stat, taskDir: this.store.taskDir(v.id), facts: '', text: '',
     }
+    if (r.clone.head !== undefined) out.head = r.clone.head
+    if (r.tip) {
+      out.tip = short(r.tip)
+      out.tipCommit = r.tip
+    }
+    if (r.notBack) out.backProblem = r.notBack
+    if (asOfOwner) out.asOfOwner = true
     if (v.model) out.model = v.model
-    if (land.byRemote) out.remoteRef = land.byRemote
+    if (r.land.byRemote) out.remoteRef = r.land.byRemote
     if (run !== undefined) {
       out.runFile = this.store.runFile(v.id, run)
       out.errFile = this.store.errFile(v.id, run)
+      const cut = rec.runs.find((x) => x.n === run)?.fold.cut
+      if (cut) out.cutLines = cut
     }
-    out.text = resultText(out, v)
+    out.facts = resultFacts(out, v)
+    const said = resultClaim(v)
+    if (said) out.said = said
+    out.text = said ? `${out.facts}\n${said}` : out.facts
     return out
   }
 
@@ -248,11 +401,35 @@ abstract class KitchenBase {
   }
 }
 
+function noClone(): git.CloneState {
+  return { exists: false, kind: 'none', dirty: false, changes: [], rebasing: false }
+}
+
+function short(commit: string): string {
+  return /^[0-9a-f]{40,64}$/.test(commit) ? commit.slice(0, 10) : commit
+}
+
+/** The tip the kitchen last reported for a task (its last `fetched` event). */
+function lastTip(rec: TaskRecord): string | undefined {
+  for (let i = rec.log.length - 1; i >= 0; i--) {
+    const e = rec.log[i]!
+    if (e.type === 'fetched') return e.tip
+  }
+  return undefined
+}
+
+/** The control groups the task's launches recorded: of one run, or of all of them. */
+function cgroupsOf(rec: TaskRecord, run?: number): string[] {
+  const out: string[] = []
+  for (const e of rec.log) if (e.type === 'launch' && e.cgroup && (run === undefined || e.run === run)) out.push(e.cgroup)
+  return out
+}
+
 /** Open the kitchen at `root`: the owner when the lease is free or stale (or on takeover), else read-only. */
 export async function openKitchen(root: string, deps: KitchenDeps = {}, options: { takeover?: boolean } = {}): Promise<Opened> {
   const sessionId = deps.sessionId ?? randomUUID()
   const d = { ...deps, sessionId }
-  const store = Store.open(root)
+  const store = Store.open(root, { ...(deps.writeFault ? { writeFault: deps.writeFault } : {}) })
   const me = deps.identity ?? (await selfIdentity())
   const mine: Lease = { pid: me.pid, pidStart: me.pidStart, sessionId, since: deps.now?.() ?? Date.now() }
   const got = await store.acquireLease(mine, deps.holderAlive ?? holderAlive, options.takeover ?? false)
@@ -261,7 +438,9 @@ export async function openKitchen(root: string, deps: KitchenDeps = {}, options:
     await kitchen.activate()
     return { kind: 'owner', kitchen }
   }
-  return { kind: 'read-only', reader: new KitchenReader(root, d, got.holder), holder: got.holder }
+  const holder = got.kind === 'held' ? got.holder : got.holder
+  const reader = new KitchenReader(root, d, holder, got.kind === 'unwritable' ? got.reason : undefined)
+  return { kind: 'read-only', reader, ...(holder ? { holder } : {}), ...(got.kind === 'unwritable' ? { reason: got.reason } : {}) }
 }
 
 /** A session that does not hold the lease: it reads, and promotes when the holder goes away. */
@@ -270,7 +449,7 @@ export class KitchenReader extends KitchenBase {
   private timer: NodeJS.Timeout | undefined
   private promoted: Promise<Kitchen | undefined> | undefined
 
-  constructor(root: string, deps: KitchenDeps, public holder: Lease) {
+  constructor(root: string, deps: KitchenDeps, public holder: Lease | undefined, public reason?: string) {
     super(root, deps, deps.sessionId!)
     const every = deps.tickMs ?? 1000
     if (every > 0) {
@@ -298,8 +477,9 @@ export class KitchenReader extends KitchenBase {
       const me = this.deps.identity ?? (await selfIdentity())
       const mine: Lease = { pid: me.pid, pidStart: me.pidStart, sessionId: this.sessionId, since: this.now() }
       const got = await this.store.acquireLease(mine, this.deps.holderAlive ?? holderAlive, takeover)
-      if (got.kind === 'held') {
+      if (got.kind !== 'owner') {
         this.holder = got.holder
+        this.reason = got.kind === 'unwritable' ? got.reason : undefined
         return undefined
       }
       this.dispose()
@@ -310,6 +490,9 @@ export class KitchenReader extends KitchenBase {
     this.promoted = attempt.then((k) => {
       if (!k) this.promoted = undefined
       return k
+    }, (error) => {
+      this.promoted = undefined
+      throw error
     })
     return this.promoted
   }
@@ -321,7 +504,10 @@ export class KitchenReader extends KitchenBase {
       if (pending) return pending
     }
     const k = await this.promote(true)
-    if (!k) throw new KitchenError('KITCHEN_LEASE_LOST', 'the takeover did not stick: another session replaced the lease at the same moment; run /chef takeover again')
+    if (!k) {
+      if (this.reason) throw new KitchenError('KITCHEN_READ_ONLY', `the kitchen can't be taken over: ${this.reason}`)
+      throw new KitchenError('KITCHEN_LEASE_LOST', 'the takeover did not stick: another session replaced the lease at the same moment; run /chef takeover again')
+    }
     return k
   }
 
@@ -341,6 +527,7 @@ export class Kitchen extends KitchenBase {
   private restartPending = true
   private restartPrefix: string | undefined
   private readonly children = new Map<string, { unref(): void }>()
+  private readonly sweeps = new Set<NodeJS.Timeout>()
   /** Sample task branches git accepted: a project's prefix is checked once per session. */
   private readonly validBranches = new Set<string>()
   /** A simulated crash, or a lost lease: the instance writes nothing more. */
@@ -348,7 +535,7 @@ export class Kitchen extends KitchenBase {
   private deathError: KitchenError | undefined
   lost = false
 
-  constructor(root: string, deps: KitchenDeps, readonly lease: Lease) {
+  constructor(root: string, deps: KitchenDeps, public lease: Lease) {
     super(root, deps, deps.sessionId!)
     if (deps.deliver) {
       const deliver = deps.deliver
@@ -369,6 +556,8 @@ export class Kitchen extends KitchenBase {
 
   /** Adopt the cooks of an earlier owner, then run the first tick (startup reconciliation). */
   async activate(): Promise<void> {
+    this.store.sweep(Date.now())
+    this.trees.tidy()
     await this.cooks.adoptScan()
     await this.tick()
     const every = this.deps.tickMs ?? 1000
@@ -405,16 +594,34 @@ export class Kitchen extends KitchenBase {
     this.dispose()
   }
 
+  /**
+   * The lease is still this session's, checked before every write. A lease file that went away is
+   * free for everyone: this session takes it again at once, as any other chef would, and only when
+   * another session took it first is this one read-only from now (`demoted` hands over its reader).
+   */
   private checkLease(): void {
     if (this.dead) throw this.deathError ?? crashed()
-    const cur = this.store.currentLease()
-    if (sameHolder(cur, this.lease)) return
+    const cur = this.store.readLease()
+    if (cur.kind === 'lease' && sameHolder(cur.lease, this.lease)) return
+    if (cur.kind === 'none') {
+      try {
+        if (this.store.createLease(this.lease, 1)) return
+      } catch {
+        // the disk refuses it: lost like any other
+      }
+      if (sameHolder(this.store.currentLease(), this.lease)) return
+    }
+    const holder = this.store.currentLease()
     this.lost = true
     this.dead = true
     this.dispose()
     this.emitSnapshot([], 'read-only')
-    const who = cur ? `session ${cur.sessionId} (pid ${cur.pid})` : 'nobody (the lease file is gone)'
+    const who = holder ? `session ${holder.sessionId} (pid ${holder.pid})` : 'nobody (the lease could not be taken again)'
     this.deathError = new KitchenError('KITCHEN_LEASE_LOST', `the kitchen lease is now held by ${who}; this session is read-only: open the kitchen again, or take it over`)
+    if (this.deps.demoted) {
+      const reader = new KitchenReader(this.root, this.deps, holder)
+      queueMicrotask(() => this.deps.demoted?.(reader))
+    }
     throw this.deathError
   }
 
@@ -449,8 +656,11 @@ export class Kitchen extends KitchenBase {
   dispose(): void {
     if (this.timer) clearInterval(this.timer)
     this.timer = undefined
+    for (const t of this.sweeps) clearTimeout(t)
+    this.sweeps.clear()
     this.waker?.dispose()
     for (const c of this.children.values()) c.unref()
+    this.trees.tidy()
   }
 
   /** Give the lease up and stop (the session leaves the kitchen; cooks keep running). */
@@ -468,6 +678,16 @@ export class Kitchen extends KitchenBase {
     this.waker?.dropped()
   }
 
+  /** Runs `fn` on the chain after `ms`, unless the instance stopped meanwhile. */
+  private later(ms: number, fn: () => Promise<void>): void {
+    const t = setTimeout(() => {
+      this.sweeps.delete(t)
+      if (!this.dead) void this.serial(fn).catch(() => {})
+    }, ms)
+    t.unref()
+    this.sweeps.add(t)
+  }
+
   // ---------------------------------------------------------------- tick body
 
   private async tickBody(): Promise<TickResult> {
@@ -478,7 +698,8 @@ export class Kitchen extends KitchenBase {
     const p = plan(snap.tasks, live, now, config)
     this.fault('tick:planned')
     const byId = new Map(snap.tasks.map((t) => [t.id as string, t]))
-    const errors: string[] = [...snap.errors, ...snap.broken.map((b) => `task ${b.id} is broken: ${b.reason}`)]
+    const drift = this.projectsOf(snap).errors
+    const errors: string[] = [...snap.errors, ...drift, ...this.placeProblems(), ...snap.broken.map((b) => `task ${b.id} is broken: ${b.reason}`)]
     const reclaim = new Set<string>()
     let acted = false
     const notices: Notice[] = []
@@ -496,13 +717,19 @@ export class Kitchen extends KitchenBase {
           }
           case 'signal': {
             const c = this.cooks.get(a.task)
-            if (c && c.pid === a.pid && c.run === a.run) await signalCook(this.cooks, c, a.signal)
+            if (c && c.pid === a.pid && c.run === a.run) {
+              if (a.why === 'stop' && a.signal === 'SIGKILL') await this.killRun(byId.get(a.task)!, a.run, c)
+              else await signalCook(this.cooks, c, a.signal)
+            }
             break
           }
           case 'remove-worktree': {
             const rec = byId.get(a.task)
-            const project = rec && this.store.readProject(rec.spec.project)
-            if (project && rec) await git.removeWorktree(project.path, this.store.checkedWorktree(rec.spec))
+            if (rec) {
+              const dir = this.store.checkedWorktree(rec.spec)
+              await this.trees.kill({ task: rec.id, cgroups: cgroupsOf(rec), clone: await realpath(dir).catch(() => dir) })
+              await git.removeClone(this.project(rec.spec.project)?.path, dir)
+            }
             acted = true
             break
           }
@@ -534,30 +761,40 @@ export class Kitchen extends KitchenBase {
     return { views, busy, cap: p.cap, errors }
   }
 
+  /** Ends a run's whole tree: the cook, its group, its cgroup, its marked processes. */
+  private async killRun(rec: TaskRecord, run: number, cook?: LiveCook): Promise<number> {
+    const leader = cook && (await this.cooks.confirm(cook)) ? cook.pid : undefined
+    return this.trees.kill({ task: rec.id, run, cgroups: cgroupsOf(rec, run), ...(leader !== undefined ? { leader } : {}) })
+  }
+
   // ---------------------------------------------------------------- launch
 
   /**
-   * Launch order, each step safe if a crash stops it halfway: worktree, prompt file, messages moved
-   * to handled/, the O_EXCL claim (after one more scan), spawn.
+   * Launch order, each step safe if a crash stops it halfway: the clone, the prompt (its `prompt`
+   * event first), messages moved to handled/, the O_EXCL claim (after one more scan) and its
+   * `launch` event, spawn. A run file the log does not claim is not a run: it is moved aside when
+   * its number is needed, unless it is fresh and empty (another owner's claim in flight).
    */
   private async launch(a: Extract<Action, { kind: 'launch' }>, rec: TaskRecord, config: KitchenConfig, reclaim: boolean): Promise<void> {
     const id = a.task
     const run = a.run
     const spec = rec.spec
+    const claims = spec.format === TASK_FORMAT
     // A cook no scan has seen yet must never get a sibling on its session.
     await this.cooks.adoptScan()
     if (this.cooks.get(id) && (await this.cooks.confirm(this.cooks.get(id)!))) return
-    if (reclaim && !this.store.reclaimRun(id, run)) return
+    // An empty claim left by a launch that stopped before its cook wrote; one with output is a run.
+    if (reclaim && !this.store.reclaimRun(id, run) && (this.store.runFileSize(id, run) ?? 0) > 0) return
     const failed = (reason: string) => {
       this.checkLease()
       this.store.appendLog(id, { type: 'launch_failed', at: this.now(), run, reason })
     }
-    const project = this.store.readProject(spec.project)
+    const project = this.project(spec.project)
     try {
       if (!project) throw new Error(`project ${spec.project} is not registered (projects/${spec.project}.json is missing or broken)`)
-      await git.ensureWorktree(project.path, this.store.checkedWorktree(spec), spec.branch, spec.baseBranch)
+      await git.ensureClone(project.path, this.store.checkedWorktree(spec), spec.branch, spec.baseBranch)
     } catch (error) {
-      failed(`the worktree ${spec.worktree} could not be made: ${(error as Error).message}`)
+      failed(`the clone ${spec.worktree} could not be made: ${(error as Error).message}`)
       return
     }
     this.fault('launch:worktree')
@@ -565,6 +802,7 @@ export class Kitchen extends KitchenBase {
     const messages = this.store.readInbox(id)
     const prompt = launchPrompt(a.prompt, spec, messages.map((m) => m.text), this.store.readPrompt(id, run), a.fallback)
     this.checkLease()
+    if (claims && !rec.log.some((e) => (e.type === 'prompt' || e.type === 'launch') && e.run === run)) this.store.appendLog(id, { type: 'prompt', at: this.now(), run })
     this.store.writePrompt(id, run, prompt)
     this.fault('launch:prompt')
     for (const m of messages) this.store.handleMessage(id, m.name)
@@ -573,18 +811,26 @@ export class Kitchen extends KitchenBase {
     await this.cooks.adoptScan()
     if (this.cooks.get(id) && (await this.cooks.confirm(this.cooks.get(id)!))) return
     this.checkLease()
-    let out: number
+    const out = this.claim(id, run, claims, config)
+    if (out === undefined) return
+    let err: number
+    let cgroup: string | undefined
     try {
-      out = this.store.claimRun(id, run)
+      err = this.store.openErr(id, run)
+      cgroup = this.trees.prepare(id, run)
+      this.store.appendLog(id, { type: 'launch', at: this.now(), run, ...(cgroup ? { cgroup } : {}) })
     } catch (error) {
-      if (error instanceof KitchenError && error.code === 'KITCHEN_CLAIM_TAKEN') return
+      // The claim is not a run without its event: take it back, so the next tick launches again.
+      closeSync(out)
+      this.store.reclaimRun(id, run)
       throw error
     }
-    const err = this.store.openErr(id, run)
     let spawned
     try {
       this.fault('launch:claimed')
-      const template = config.cookCommand ?? this.deps.cookCommand ?? DEFAULT_COOK_COMMAND
+      const given = this.deps.cookCommand
+      const template = (typeof given === 'function' ? given() : given) ?? DEFAULT_COOK_COMMAND
+      const rulebook = rulebookFor(config, { kind: 'cook', project: spec.project })
       const values = {
         promptFile: resolve(this.store.promptFile(id, run)),
         sessionDir: resolve(this.store.sessionDir(id)),
@@ -594,6 +840,7 @@ export class Kitchen extends KitchenBase {
         run,
         ...(a.candidate ? { model: a.candidate.model } : {}),
         ...(a.candidate?.thinking ? { thinking: a.candidate.thinking } : {}),
+        ...(rulebook !== undefined ? { rulebook } : {}),
       }
       let argv: string[]
       try {
@@ -602,9 +849,14 @@ export class Kitchen extends KitchenBase {
         failed((error as Error).message)
         return
       }
+      if (cgroup) argv = this.trees.wrap(argv, cgroup)
       spawned = await spawnCook({
         argv, cwd: spec.worktree, stdoutFd: out, stderrFd: err,
-        env: { ...this.deps.cookEnv, KITCHEN_ROLE: 'cook', KITCHEN_TASK_DIR: values.taskDir, KITCHEN_RUN: String(run) },
+        env: {
+          ...this.deps.cookEnv,
+          KITCHEN_ROLE: 'cook', KITCHEN_TASK_DIR: values.taskDir, KITCHEN_RUN: String(run),
+          [COOK_MARKER_ENV]: this.trees.markerOf(id, run),
+        },
       })
     } finally {
       closeSync(out)
@@ -621,9 +873,34 @@ export class Kitchen extends KitchenBase {
     this.children.set(key, spawned)
     spawned.exited.then((exit) => {
       this.children.delete(key)
+      if (cgroup) this.trees.remove([cgroup], id)
       this.onCookExit(id, run, exit)
     })
     this.fault('launch:spawned')
+  }
+
+  /**
+   * The O_EXCL claim of a run file; undefined when another launch holds it. For a task whose runs
+   * the log claims, a file found in the way that no `launch` event claims is moved aside first,
+   * unless it is fresh and empty: that may be another owner's claim about to be logged.
+   */
+  private claim(id: TaskId, run: RunNo, claims: boolean, config: KitchenConfig): number | undefined {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        return this.store.claimRun(id, run)
+      } catch (error) {
+        if (!(error instanceof KitchenError && error.code === 'KITCHEN_CLAIM_TAKEN')) throw error
+      }
+      if (!claims || attempt > 0) return undefined
+      const fresh = this.store.snapshot(this.now()).tasks.find((t) => t.id === id)
+      if (fresh?.log.some((e) => e.type === 'launch' && e.run === run)) return undefined
+      const stray = this.store.runFileStat(id, run)
+      if (!stray) continue
+      if (stray.size === 0 && Date.now() - stray.mtimeMs < config.reclaimAfterMs) return undefined
+      if (stray.size === 0) this.store.reclaimRun(id, run)
+      else this.store.moveAsideRun(id, run)
+    }
+    return undefined
   }
 
   /** The cook exited: a launch that produced no output is a failure (failLaunchIfNoOutput). */
@@ -667,8 +944,13 @@ export class Kitchen extends KitchenBase {
         throw new KitchenError('KITCHEN_BAD_INPUT', `path ${input.path} does not exist; give the path of a git repository`)
       }
       if (!(await git.isRepo(path))) throw new KitchenError('KITCHEN_BAD_INPUT', `${path} is not a git repository; run git init there or give another path`)
+      const inKitchen = relative(this.store.realRoot, path)
+      if (inKitchen === '' || (!inKitchen.startsWith('..') && !isAbsolute(inKitchen))) {
+        throw new KitchenError('KITCHEN_BAD_INPUT', `${path} is inside the kitchen directory (a cook's clone, say); register the project's own repository`)
+      }
       const name = input.name ?? basename(path)
       if (!isProjectName(name)) throw new KitchenError('KITCHEN_BAD_INPUT', `"${name}" is not a project name: use letters, digits, ".", "_" and "-", starting with a letter or digit; pass name`)
+      if (input.note !== undefined && input.note.length > MAX_NOTE_CHARS) throw new KitchenError('KITCHEN_BAD_INPUT', `note is ${input.note.length} characters long; a note holds at most ${MAX_NOTE_CHARS}`)
       let base = input.baseBranch
       if (base === undefined) {
         base = await git.currentBranch(path)
@@ -684,25 +966,33 @@ export class Kitchen extends KitchenBase {
       }
       const spec: ProjectSpec = { name, path, baseBranch: base, branchPrefix: prefix, createdAt: this.now(), ...(input.note ? { note: input.note } : {}), ...(input.testCommand?.trim() ? { testCommand: input.testCommand.trim() } : {}) }
       this.store.addProject(spec)
+      this.record(spec)
       await this.tickBody()
       return { project: spec, text: projectText(spec) }
     })
   }
 
-  /** One task, or `tasks: [...]` whose items inherit project, rule and model. Validated as a whole first. */
+  /**
+   * One task, or `tasks: [...]` whose items inherit project, rule and model. Validated as a whole
+   * first; then every task is created, or none (a full disk: what was made is taken back), and the
+   * answer says so. A dispatch sent again while its tasks are open finds them (each task carries
+   * its dispatch's key) and creates only what is missing, so a retried call is never doubled.
+   */
   dispatch(input: unknown): Promise<DispatchResult> {
     return this.serial(async () => {
       this.checkLease()
       const norm = normalizeDispatch(input)
       if (!norm.ok) throw norm.error
       const items: DispatchItem[] = norm.items
-      const config = this.store.loadConfig().config
-      const prepared: { item: (typeof items)[number]; project: ProjectSpec; models: ReturnType<typeof selectModels> }[] = []
+      const snap = this.store.snapshot(this.now())
+      const config = snap.config
+      const prepared: { item: (typeof items)[number]; project: ProjectSpec; models: ReturnType<typeof selectModels>; key: string }[] = []
+      const batchKey = createHash('sha256').update(JSON.stringify(items.map((i) => [i.project, i.title, i.brief, i.model ?? null, i.rule ?? null]))).digest('hex')
       for (const [i, item] of items.entries()) {
         const where = norm.batch ? `tasks[${i}]: ` : ''
-        const project = this.store.readProject(item.project)
+        const project = this.project(item.project)
         if (!project) {
-          const names = this.store.snapshot(this.now()).projects.map((p) => p.name)
+          const names = snap.projects.map((p) => p.name)
           throw new KitchenError('KITCHEN_UNKNOWN_PROJECT', `${where}unknown project "${item.project}"; ${names.length ? `the projects are ${names.join(', ')}` : 'register one with add project first'}`)
         }
         const sample = `${project.branchPrefix}${project.name}-1`
@@ -717,21 +1007,43 @@ export class Kitchen extends KitchenBase {
           throw error
         }
         this.validBranches.add(sample)
-        prepared.push({ item, project, models })
+        const key = createHash('sha256').update(`${batchKey}:${i}`).digest('hex').slice(0, 32)
+        prepared.push({ item, project, models, key })
       }
-      const created: { spec: TaskSpec; skipped: { model: string; reason: string }[] }[] = []
-      for (const { item, project, models } of prepared) {
-        this.checkLease()
-        const spec = this.store.createTask(project.name, (id) => ({
-          id, project: project.name, title: item.title, brief: item.brief, branch: `${project.branchPrefix}${id}`,
-          worktree: resolve(this.store.worktree(id)), baseBranch: project.baseBranch, sessionId: randomUUID(),
-          models: models.models, ...(models.rule ? { rule: models.rule } : {}), createdAt: this.now(),
-        }))
-        created.push({ spec, skipped: models.skipped })
-        this.fault('dispatch:created')
+      // A retry of the same dispatch: its open tasks are already there.
+      const open = new Map<string, TaskSpec>()
+      for (const t of snap.tasks) if (t.spec.dispatch && !t.log.some((e) => e.type === 'closed')) open.set(t.spec.dispatch, t.spec)
+      const fresh = prepared.filter((p) => !open.has(p.key))
+      this.checkLease()
+      let made: TaskSpec[]
+      try {
+        made = this.store.createTasks(fresh.map(({ item, project, models, key }) => ({
+          project: project.name,
+          build: (id: TaskId): TaskSpec => ({
+            id, project: project.name, title: item.title, brief: item.brief, branch: `${project.branchPrefix}${id}`,
+            worktree: resolve(this.store.worktree(id)), baseBranch: project.baseBranch, sessionId: randomUUID(),
+            models: models.models, ...(models.rule ? { rule: models.rule } : {}), createdAt: this.now(), format: TASK_FORMAT, dispatch: key,
+          }),
+        })))
+      } catch (error) {
+        if (!(error instanceof CreateTasksError)) throw error
+        const cause = error.cause as NodeJS.ErrnoException
+        const message = cause?.message ?? String(cause)
+        const reason = cause?.code && !message.startsWith(cause.code) ? `${cause.code}: ${message}` : message
+        const existing = prepared.filter((p) => open.has(p.key)).map((p) => open.get(p.key)!)
+        const created = [...existing, ...error.created].map((s) => ({ task: s.id, branch: s.branch }))
+        if (error.created.length > 0) await this.tickBody().catch(() => {})
+        throw new KitchenError('KITCHEN_DISPATCH_FAILED', dispatchFailedText(created, prepared.length, reason), { cause })
       }
+      // once per task made, as a crash may come after any of them (all exist by now)
+      for (let i = 0; i < made.length; i++) this.fault('dispatch:created')
+      const byKey = new Map(made.map((s) => [s.dispatch!, s]))
       const t = await this.tickBody()
-      const tasks = created.map(({ spec, skipped }) => ({ ...dispatched(spec, t.views.find((v) => v.id === spec.id)), skipped }))
+      const tasks = prepared.map(({ models, key }) => {
+        const again = open.get(key)
+        const spec = again ?? byKey.get(key)!
+        return { ...dispatched(spec, t.views.find((v) => v.id === spec.id)), skipped: models.skipped, ...(again ? { again: true } : {}) }
+      })
       return { tasks, busy: t.busy, cap: t.cap, text: dispatchText(tasks, t.busy, t.cap) }
     })
   }
@@ -741,6 +1053,7 @@ export class Kitchen extends KitchenBase {
     return this.serial(async () => {
       this.checkLease()
       if (message.trim() === '') throw new KitchenError('KITCHEN_BAD_INPUT', 'message is empty; write what the cook should do')
+      if (message.length > MAX_MESSAGE_CHARS) throw new KitchenError('KITCHEN_BAD_INPUT', `message is ${message.length} characters long; a message holds at most ${MAX_MESSAGE_CHARS}; put the rest in a file of the project and name it`)
       const { snap, rec, view: before } = await this.locate(id)
       if (before.state.kind === 'closed') throw new KitchenError('KITCHEN_TASK_CLOSED', `${id} is closed; dispatch a new task`)
       this.store.writeMessage(rec.id, message, this.now())
@@ -778,11 +1091,15 @@ export class Kitchen extends KitchenBase {
     })
   }
 
-  /** Stop a cooking cook (group SIGTERM, SIGKILL after the grace), or hold a queued task. */
+  /**
+   * Stop a cooking cook: SIGTERM to its whole tree (group, cgroup, marked processes), SIGKILL to the
+   * cook after the grace (the tick) and to whatever of the tree is left then, daemons included. A
+   * queued task is held. A task with nothing cooking gets its leftover processes ended.
+   */
   stop(id: string): Promise<StopResult> {
     return this.serial(async () => {
       this.checkLease()
-      const { rec, view: v } = await this.locate(id)
+      const { rec, view: v, snap } = await this.locate(id)
       const s = v.state
       let result: StopResult
       if (s.kind === 'closed') throw new KitchenError('KITCHEN_TASK_CLOSED', `${id} is closed`)
@@ -790,8 +1107,14 @@ export class Kitchen extends KitchenBase {
         this.store.appendLog(rec.id, { type: 'stop', at: this.now(), run: s.run })
         this.fault('stop:logged')
         const c = this.cooks.get(rec.id)
-        if (c) await signalCook(this.cooks, c, 'SIGTERM')
+        const leader = c && (await this.cooks.confirm(c)) ? c.pid : undefined
+        const target: TreeTarget = { task: rec.id, run: s.run, cgroups: cgroupsOf(rec, s.run) }
+        this.trees.signal({ ...target, ...(leader !== undefined ? { leader } : {}) }, 'SIGTERM')
         this.fault('stop:signalled')
+        // What ignores SIGTERM and left the cook's group goes after the grace, cook alive or not.
+        this.later(snap.config.killGraceMs, async () => {
+          await this.trees.kill(target)
+        })
         result = { kind: 'stopping', run: s.run }
       } else if (v.live) {
         // a settled cook that lingers: free the session at once; the task keeps its outcome
@@ -802,54 +1125,111 @@ export class Kitchen extends KitchenBase {
         this.store.appendLog(rec.id, { type: 'hold', at: this.now(), run: v.nextRun })
         this.fault('stop:logged')
         result = { kind: 'held', run: v.nextRun }
-      } else result = { kind: 'not-cooking' }
+      } else {
+        const dir = this.store.checkedWorktree(rec.spec)
+        const ended = await this.trees.kill({ task: rec.id, cgroups: cgroupsOf(rec) , clone: await realpath(dir).catch(() => dir) })
+        result = ended > 0 ? { kind: 'not-cooking', ended } : { kind: 'not-cooking' }
+      }
       await this.tickBody()
       return result
     })
   }
 
-  /** Close: refuse unsafe closes unless discard, append `closed`, remove the worktree, delete a landed branch. */
+  /**
+   * Review a task: bring its branch back from the clone into the project (fast-forward only),
+   * record the tip reported, and answer the facts. A branch whose history was rewritten since the
+   * kitchen reported it is not taken: the project keeps the reported tip, and the answer says so.
+   */
+  override result(id: string): Promise<ResultView> {
+    return this.serial(async () => {
+      this.checkLease()
+      const { rec, view } = await this.locate(id)
+      const review = await this.reviewFacts(rec, true)
+      this.recordTip(rec, review)
+      return this.resultOf(rec, view, review, false)
+    })
+  }
+
+  private recordTip(rec: TaskRecord, review: Review): void {
+    if (!review.tip || review.notBack || lastTip(rec) === review.tip) return
+    this.checkLease()
+    this.store.appendLog(rec.id, { type: 'fetched', at: this.now(), tip: review.tip })
+  }
+
+  /**
+   * The base branch's tree of a task's project, checked out into a scratch directory of the
+   * kitchen's, to find the project's commands in as the base branch declares them (never as the
+   * task branch does). The caller removes it with `done()`.
+   */
+  baseTree(id: string): Promise<{ dir: string; commit: string; done(): void }> {
+    return this.serial(async () => {
+      this.checkLease()
+      const { rec } = await this.locate(id)
+      const repo = this.project(rec.spec.project)?.path
+      if (!repo) throw new KitchenError('KITCHEN_UNKNOWN_PROJECT', `project ${rec.spec.project} is not registered`)
+      const commit = await git.tipOf(repo, rec.spec.baseBranch)
+      if (!commit) throw new KitchenError('KITCHEN_BAD_BRANCH', `base branch ${rec.spec.baseBranch} does not exist in ${repo}`)
+      const dir = this.store.scratchDir()
+      try {
+        await git.checkoutTree(repo, commit, dir)
+      } catch (error) {
+        this.store.removeScratch(dir)
+        throw error
+      }
+      return { dir, commit, done: () => this.store.removeScratch(dir) }
+    })
+  }
+
+  /**
+   * Close: bring the branch back, refuse unsafe closes unless discard, append `closed`, end every
+   * process of the task's runs, remove the clone, delete a landed branch.
+   */
   close(id: string, options: { discard?: boolean } = {}): Promise<CloseResult> {
     return this.serial(async () => {
       this.checkLease()
       const discard = options.discard ?? false
       const { rec, view: v } = await this.locate(id)
       const spec = rec.spec
-      const worktreePath = this.store.checkedWorktree(spec)
-      const project = this.store.readProject(spec.project)
-      const repo = project?.path
-      const ws = await git.worktreeState(worktreePath)
-      const land = repo ? await git.landing(repo, spec.branch, spec.baseBranch) : { exists: false, ahead: 0, byBase: false, byRemote: undefined }
+      const clonePath = this.store.checkedWorktree(spec)
+      const repo = this.project(spec.project)?.path
+      const review = await this.reviewFacts(rec, true)
+      const ws = review.clone
+      const land = review.land
       const onBranch = !ws.exists || (ws.head === spec.branch && !ws.rebasing)
       const head = ws.rebasing ? 'a rebase in progress' : ws.head ? `branch ${ws.head}` : 'detached'
       // A branch that is gone has nothing left to lose.
       const landed = !land.exists || land.byBase ? 'base' : land.byRemote ? 'remote' : false
-      const verdict = closeVerdict(v, { worktreeExists: ws.exists, dirty: ws.dirty, ahead: land.ahead, landed, onBranch, head }, discard)
+      const verdict = closeVerdict(v, {
+        worktreeExists: ws.exists, dirty: ws.dirty, changes: ws.changes, ahead: land.ahead, landed, onBranch, head,
+        ...(review.notBack ? { notBack: review.notBack } : {}),
+      }, discard)
       if (!verdict.ok) throw new KitchenError(verdict.code, verdict.message)
+      this.recordTip(rec, review)
       this.checkLease()
       this.store.appendLog(rec.id, { type: 'closed', at: this.now(), discarded: discard })
       this.fault('close:logged')
+      const ended = await this.trees.kill({ task: rec.id, cgroups: cgroupsOf(rec), clone: await realpath(clonePath).catch(() => clonePath) })
       let worktree: CloseResult['worktree']
       let branch: CloseResult['branch']
-      if (!repo) {
-        worktree = { error: `project ${spec.project} is not registered, so git was not asked` }
-        branch = { error: 'not asked' }
-      } else {
-        try {
-          worktree = await git.removeWorktree(repo, worktreePath)
-        } catch (error) {
-          worktree = { error: (error as Error).message }
-        }
-        this.fault('close:removed')
+      try {
+        worktree = await git.removeClone(repo, clonePath)
+      } catch (error) {
+        worktree = { error: (error as Error).message }
+      }
+      this.fault('close:removed')
+      if (!repo) branch = { error: `project ${spec.project} is not registered, so git was not asked` }
+      else {
         try {
           branch = await git.deleteBranch(repo, spec.branch, spec.baseBranch, discard)
         } catch (error) {
           branch = { error: (error as Error).message }
         }
       }
+      this.trees.remove(cgroupsOf(rec), rec.id)
+      rmSync(this.store.reviewIndex(rec.id), { force: true })
       await this.tickBody()
-      const text = closeText({ task: rec.id, discarded: discard, branch: spec.branch, baseBranch: spec.baseBranch }, worktree, branch)
-      return { task: rec.id, worktree, branch, text }
+      const text = closeText({ task: rec.id, discarded: discard, branch: spec.branch, baseBranch: spec.baseBranch, ended }, worktree, branch)
+      return { task: rec.id, worktree, branch, ended, text }
     })
   }
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { dshAvailable } from '../e2e/harness.mjs'
 import { messageText } from '../support/fake-model.mjs'
 import {
-  afterTool, chefResults, chefWorld, cookPid, cookTask, gatedCommit, groupAlive, makeRepo, pidsWith, readLog, release, runFiles, waitFor,
+  afterTool, chefResults, chefWorld, cookPid, cookTask, gatedCommit, groupAlive, leaseText, makeRepo, pidsWith, readLog, release, runFiles, waitFor,
 } from './support.mjs'
 import { kitchenRowLayer, startWeb } from './web.mjs'
 
@@ -36,7 +36,7 @@ test('chef_stop ends the cook and its whole process group', { skip, timeout: 300
   const [shell] = await waitFor(() => { const p = pidsWith('marker-api-1'); return p.length > 0 && p }, 'the cook\'s bash command')
   assert.ok(groupAlive(pid))
   const [stopped] = chefResults(await w.say([{ tool: 'chef_stop', args: { task: 'api-1' } }]))
-  assert.match(stopped, /Stopping api-1 run 1: its process group got SIGTERM/)
+  assert.match(stopped, /Stopping api-1 run 1: its process group and everything it started got SIGTERM/)
   await waitFor(() => !groupAlive(pid), 'the cook\'s process group to end', 30_000)
   await waitFor(() => pidsWith('marker-api-1').length === 0, `the bash command ${shell} to end`, 30_000)
   const [board] = chefResults(await w.say([{ tool: 'chef_board', args: {} }]))
@@ -121,7 +121,7 @@ test('a maxCooks edit in the profile\'s patch layer applies while dsh runs, with
   assert.match(dispatched, /svc-1 is cooking/)
   assert.match(dispatched, /svc-2 is queued on branch issue\/svc-2: all 1 cooks are busy/)
   const pid1 = await waitFor(() => cookPid(w.kitchen, 'svc-1'), 'cook svc-1')
-  const lease = readFileSync(join(w.kitchen, 'pass.lock'), 'utf8')
+  const lease = leaseText(w.kitchen)
 
   // The row's config in the profile's own patch layer, with maxCooks 2.
   const layer = w.layer
@@ -134,8 +134,9 @@ test('a maxCooks edit in the profile\'s patch layer applies while dsh runs, with
     return cookPid(w.kitchen, 'svc-2')
   }, 'svc-2 to start under the new cap')
   assert.equal(cookPid(w.kitchen, 'svc-1'), pid1, 'the cooking task kept its cook')
-  assert.equal(readFileSync(join(w.kitchen, 'pass.lock'), 'utf8'), lease, 'the lease is the same')
-  assert.equal(JSON.parse(readFileSync(join(w.kitchen, 'config.json'), 'utf8')).maxCooks, 2)
+  assert.equal(leaseText(w.kitchen), lease, 'the lease is the same')
+  const board = await w.web.command(w.sessionId, '/chef board')
+  assert.match(board.text ?? JSON.stringify(board), /Cooks: 2\/2 busy/)
   assert.equal(w.web.alive, true)
   release(w.home.root, 'svc-1')
   release(w.home.root, 'svc-2')
@@ -152,7 +153,7 @@ test('a config edit while a wake is pending for a busy chef loses nothing', { sk
     { tool: 'chef_dispatch', args: { project: 'ops', title: 'Pending', brief: 'a' } },
   ])
   await waitFor(() => pidsWith('marker-ops-1').length > 0, 'the cook in bash')
-  const lease = readFileSync(join(w.kitchen, 'pass.lock'), 'utf8')
+  const lease = leaseText(w.kitchen)
   // The chef is busy: its next model request is held open until the test lets it go.
   let letGo
   const held = new Promise((r) => { letGo = r })
@@ -171,13 +172,10 @@ test('a config edit while a wake is pending for a busy chef loses nothing', { sk
   const edit = kitchenRowLayer({ ...w.rowConfig, maxCooks: 5 })
   writeFileSync(w.layer, edit)
   let writes = 0
-  await waitFor(() => {
+  await waitFor(async () => {
     if (++writes % 30 === 0) writeFileSync(w.layer, edit)
-    try {
-      return JSON.parse(readFileSync(join(w.kitchen, 'config.json'), 'utf8')).maxCooks === 5
-    } catch {
-      return false
-    }
+    const board = await w.web.command(w.sessionId, '/chef board').catch(() => undefined)
+    return /Cooks: \d+\/5 busy/.test(board?.text ?? JSON.stringify(board ?? ''))
   }, 'the new config')
   assert.equal(w.script.wakes.length, 0, 'the busy chef has not taken the wake yet')
   holding = false
@@ -185,7 +183,7 @@ test('a config edit while a wake is pending for a busy chef loses nothing', { sk
   await waitFor(() => w.script.wakes.length >= 1, 'the wake after the busy turn')
   await waitFor(() => readLog(w.kitchen, 'ops-1').some((e) => e.type === 'notified' && e.run === 1), 'notified for run 1')
   assert.match(w.script.wakes[0], /ops-1 "Pending" is done: ops-1 finished\./)
-  assert.equal(readFileSync(join(w.kitchen, 'pass.lock'), 'utf8'), lease, 'the same lease')
+  assert.equal(leaseText(w.kitchen), lease, 'the same lease')
   assert.equal(readLog(w.kitchen, 'ops-1').filter((e) => e.type === 'notified').length, 1)
   assert.equal(w.script.wakes.length, 1, 'one wake, not two')
 })

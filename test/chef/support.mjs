@@ -2,9 +2,12 @@
 // (one server, told apart by the tools a request offers), real git repositories, and a chef in
 // `dsh web` with the kitchen row loaded in place. Everything is removed in `t.after`.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { makeHome } from '../e2e/harness.mjs'
+import { DETERMINISTIC_PATCH_TEXT, makeHome } from '../e2e/harness.mjs'
+import { diskDir } from '../kitchen/support.mjs'
 import { messageText, offersTool, startFakeModel, toolResults } from '../support/fake-model.mjs'
 import { kitchenRowLayer, startWeb, writeOverlay } from './web.mjs'
 
@@ -81,16 +84,46 @@ export function chefScript({ onWake = () => [{ text: 'noted' }] } = {}) {
 }
 
 /**
- * The world: `config` is the kitchen row's config. Returns { home, model, chef, cook, web, repos,
- * kitchen, sessionId, say(steps) } after `/chef on` in a fresh web session.
+ * A hermetic home like `makeHome`'s, on a real disk where users keep their work (outside the system
+ * temp directory, which the harness's sandbox lets every tool write): HOME, DSH_HOME, the kitchen and
+ * the repositories all live there, so the sandbox is the real one. dsh's own temp folder stays under
+ * the system temp directory, as a user's does.
  */
-export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefOn = true, env, profileRow = false, extraRows = [] } = {}) {
+export async function makeDiskHome(prefix = 'cs-chef-disk-') {
+  const root = diskDir(prefix)
+  const tmp = mkdtempSync(join(tmpdir(), `${prefix}tmp-`))
+  const home = {
+    root,
+    home: join(root, 'home'),
+    dshHome: join(root, 'home/.dsh'),
+    xdgData: join(root, 'xdg/data'),
+    xdgCache: join(root, 'xdg/cache'),
+    xdgConfig: join(root, 'xdg/config'),
+    xdgState: join(root, 'xdg/state'),
+    tmp,
+    deterministicPatch: join(root, 'deterministic.yml'),
+    cleanup: async () => {
+      rmSync(root, { recursive: true, force: true })
+      rmSync(tmp, { recursive: true, force: true })
+    },
+  }
+  for (const dir of [home.dshHome, home.xdgData, home.xdgCache, home.xdgConfig, home.xdgState]) mkdirSync(dir, { recursive: true })
+  writeFileSync(home.deterministicPatch, DETERMINISTIC_PATCH_TEXT)
+  return home
+}
+
+/**
+ * The world: `config` is the kitchen row's config. Returns { home, model, chef, cook, web, repos,
+ * kitchen, sessionId, say(steps) } after `/chef on` in a fresh web session. `onDisk`: the home, the
+ * kitchen and the repositories on a real disk (makeDiskHome).
+ */
+export async function chefWorld(t, { config = {}, chef: chefOptions, cook, chefOn = true, env, profileRow = false, extraRows = [], onDisk = false } = {}) {
   // One after hook that undoes in reverse order (node:test runs hooks in registration order).
   const undo = []
   t.after(async () => {
     for (const f of undo.reverse()) await f().catch(() => {})
   })
-  const home = await makeHome('cs-chef-')
+  const home = onDisk ? await makeDiskHome() : await makeHome('cs-chef-')
   undo.push(home.cleanup)
   const model = await startFakeModel({ fallback: { text: 'FINAL' } })
   undo.push(() => model.close())
@@ -142,7 +175,11 @@ export function chefResults(records) {
   return out
 }
 
-/** Kill every process whose stdout is a run file of this kitchen (cleanup after a failed test). */
+/**
+ * Kill everything this kitchen's cooks started (cleanup after a failed test): every process whose
+ * stdout is one of its run files, with its group, and every process of its cooks' trees (their
+ * control groups, their run marker), so a bash command a cook left waiting does not outlive the test.
+ */
 export function killCooks(kitchen) {
   let names
   try {
@@ -150,13 +187,37 @@ export function killCooks(kitchen) {
   } catch {
     return
   }
+  let key
+  try {
+    key = createHash('sha256').update(realpathSync(kitchen)).digest('hex').slice(0, 12)
+  } catch {
+    key = undefined
+  }
   for (const n of names) {
     if (!/^\d+$/.test(n)) continue
     try {
       const fd1 = readlinkSafe(`/proc/${n}/fd/1`)
       if (fd1 && fd1.startsWith(join(kitchen, 'tasks'))) process.kill(-Number(n), 'SIGKILL')
+      else if (key && readFileSync(`/proc/${n}/environ`, 'latin1').split('\0').some((e) => e.startsWith(`KITCHEN_COOK=${key}/`))) process.kill(Number(n), 'SIGKILL')
     } catch {
-      // gone
+      // gone, or not ours to read
+    }
+  }
+  if (!key) return
+  for (const base of ['/sys/fs/cgroup/unified', '/sys/fs/cgroup/pids', '/sys/fs/cgroup']) {
+    const dir = join(base, `command-scout-${key}`)
+    let groups
+    try {
+      groups = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory())
+    } catch {
+      continue
+    }
+    for (const g of groups) {
+      try {
+        writeFileSync(join(dir, g.name, 'cgroup.kill'), '1')
+      } catch {
+        for (const pid of readFileSync(join(dir, g.name, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) try { process.kill(Number(pid), 'SIGKILL') } catch {}
+      }
     }
   }
 }
@@ -240,4 +301,11 @@ export function gatedCommit(dir, task, marker = task) {
 
 export function release(dir, task) {
   writeFileSync(join(dir, `go-${task}`), 'go\n')
+}
+
+/** The kitchen's lease as it is on disk: the highest generation's file, or 'no lease file'. */
+export function leaseText(kitchen) {
+  const dir = join(kitchen, 'lease')
+  const gens = existsSync(dir) ? readdirSync(dir).map((n) => /^(\d+)\.json$/.exec(n)?.[1]).filter(Boolean).map(Number).sort((a, b) => b - a) : []
+  return gens.length ? readFileSync(join(dir, `${gens[0]}.json`), 'utf8') : 'no lease file'
 }

@@ -1,8 +1,9 @@
 // End to end in the real dsh: a chef in `dsh web` dispatches two tasks to two projects; each cook
-// (a real dsh process with the cook runner) runs bash to change a file and commit, and reports done;
-// the chef gets one wake that starts its turn; chef_result shows the commit and the diffstat, and
-// verify runs the project's discovered test command; chef_close refuses while the work is unlanded
-// and, after a merge into main, removes the worktree and deletes the branch.
+// (a real dsh process with the cook runner) runs bash to change a file and commit in its clone, and
+// reports done; the chef gets one wake that starts its turn; chef_result brings the commit back and
+// shows it with the diffstat, and verify runs the base branch's discovered test command on it in the
+// clone; chef_close refuses while the work is unlanded and, after a merge into main, removes the
+// clone and deletes the branch.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
@@ -64,15 +65,16 @@ test('two tasks, one wake, result with commit, diffstat and verify, close after 
   const review = chefResults(w.chefRoute.requests.slice(turn.length)).slice(0, 3)
   const [resA, resB, closeRefused] = review
   const head = git(alpha, 'log', '-1', '--format=%h %s', 'issue/alpha-1')
-  assert.match(resA, /alpha-1 "Add alpha.txt": done: wrote alpha\.txt/)
-  assert.match(resA, /Branch issue\/alpha-1: 1 commit ahead of main, not landed\./)
+  assert.match(resA, /^alpha-1 "Add alpha.txt": done \(run 1\)/)
+  assert.match(resA, /^The cook's report \(its claim, not checked\): "wrote alpha\.txt and committed it"$/m)
+  assert.match(resA, /^Branch issue\/alpha-1 at [0-9a-f]{10}: 1 commit ahead of main, not landed\.$/m)
   assert.ok(resA.includes(`  ${head}`), `the commit ${head} is listed:\n${resA}`)
   assert.match(resA, /Add alpha\.txt for alpha-1/)
   assert.match(resA, /alpha\.txt \| 1 \+/)
-  assert.match(resA, /Worktree .*alpha-1: clean\./)
-  assert.match(resA, /Verify: `make test` in .*alpha-1 passed/)
+  assert.match(resA, /Clone .*alpha-1: clean, on issue\/alpha-1\./)
+  assert.match(resA, /Verify: `make test` \(Makefile:2 on main\) in the clone .*alpha-1, confined to it, passed/)
   assert.match(resB, /beta-1 "Add beta.txt": done/)
-  assert.match(resB, /Verify: `make test` in .*beta-1 failed \(exit 2\)/)
+  assert.match(resB, /Verify: `make test` \(Makefile:2 on main\) in the clone .*beta-1, confined to it, failed \(exit 2\)/)
   assert.match(resB, /Output tail:\n[\s\S]*make: \*\*\* \[Makefile:3: test\] Error 1/)
   assert.match(closeRefused, /not landed|unlanded|neither/i)
   assert.ok(existsSync(join(w.kitchen, 'worktrees/alpha-1')), 'a refused close keeps the worktree')
@@ -81,7 +83,7 @@ test('two tasks, one wake, result with commit, diffstat and verify, close after 
   git(alpha, 'merge', '-q', '--no-edit', 'issue/alpha-1')
   const closing = await w.say([{ tool: 'chef_close', args: { task: 'alpha-1' } }])
   const [closed] = chefResults(closing)
-  assert.match(closed, /Closed alpha-1: worktree removed, branch issue\/alpha-1 deleted\./)
+  assert.match(closed, /Closed alpha-1: clone removed, branch issue\/alpha-1 deleted\./)
   assert.equal(existsSync(join(w.kitchen, 'worktrees/alpha-1')), false)
   assert.equal(git(alpha, 'branch', '--list', 'issue/alpha-1'), '')
   assert.notEqual(git(beta, 'branch', '--list', 'issue/beta-1'), '', 'the other task keeps its branch')

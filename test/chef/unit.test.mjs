@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { chefVerb, foldChefMode } from '../../dist/src/chef/mode.js'
 import { KitchenRowConfig, kitchenConfigFile, kitchenDir } from '../../dist/src/chef/schema.js'
 import { ModelFacts } from '../../dist/src/chef/models.js'
-import { commandsLine, projectCommands } from '../../dist/src/chef/project-commands.js'
+import { commandsLine, namedTestProblem, projectCommands } from '../../dist/src/chef/project-commands.js'
 import { WakeDelivery } from '../../dist/src/chef/wakes.js'
 import { rulebookBlock, rulebookPlugin } from '../../dist/src/chef/rulebook.js'
 import { answerCookRole } from '../../dist/src/chef/cook-role.js'
@@ -33,7 +33,7 @@ test('chef mode is the last successful /chef on, takeover or off', () => {
   assert.equal(chefVerb('sideways'), undefined)
 })
 
-test('the row config: defaults, the kitchen dir under DSH_HOME, and a config.json the core accepts', () => {
+test('the row config: defaults, the kitchen dir under DSH_HOME, and the kitchen config the core reads from it', () => {
   const row = KitchenRowConfig({})
   assert.equal(row.maxCooks, 3)
   assert.equal(kitchenDir(row, { DSH_HOME: '/h/.dsh' }), '/h/.dsh/kitchen')
@@ -42,15 +42,18 @@ test('the row config: defaults, the kitchen dir under DSH_HOME, and a config.jso
     maxCooks: 2,
     models: { rules: [{ name: 'fast', when: 'small fixes', use: [{ model: 'p/a' }] }], default: [{ model: 'p/b', thinking: 'high' }] },
     rulebook: { default: 'craft', projects: { api: 'none' } },
-  }), ['node', 'x', '--prompt-file={promptFile}'])
-  const { config, errors } = normalizeKitchenConfig(file)
+    cookArgs: ['--patch', 'r.yml'],
+  }))
+  assert.equal(file.cookCommand, undefined, 'the cook command goes to the core on its own, never in a config')
+  const { config, errors } = normalizeKitchenConfig(file, 'the kitchen config', true)
   assert.deepEqual(errors, [])
   assert.equal(config.maxCooks, 2)
   assert.deepEqual(config.models.default, [{ model: 'p/b', thinking: 'high' }])
   assert.equal(config.models.rules[0].name, 'fast')
   assert.equal(config.rulebook.default, 'craft')
   assert.equal(config.rulebook.projects.get('api'), 'none')
-  assert.deepEqual(normalizeKitchenConfig(kitchenConfigFile(row, [])).errors, [], 'no cook command: the core default')
+  assert.deepEqual(config.cookArgs, ['--patch', 'r.yml'])
+  assert.deepEqual(normalizeKitchenConfig(kitchenConfigFile(row), 'the kitchen config', true).errors, [])
   assert.throws(() => KitchenRowConfig({ maxCooks: 0 }))
 })
 
@@ -70,7 +73,7 @@ test('the model check names why each candidate cannot run', async () => {
   assert.match(facts.check('bare').reason, /not a dsh model name/)
 })
 
-test('the project\'s commands: discovered test and build, or the one a person named', (t) => {
+test('the project\'s commands: discovered test and build, or the one a person named among them', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cs-chef-cmds-'))
   t.after(() => rmSync(dir, { recursive: true, force: true }))
   assert.match(commandsLine(projectCommands(dir)), /No test or build command found/)
@@ -79,8 +82,15 @@ test('the project\'s commands: discovered test and build, or the one a person na
   assert.equal(c.test, 'npm run test')
   assert.equal(c.build, 'npm run build')
   assert.match(commandsLine(c), /^Commands: test: npm run test \(package\.json:1\), build: npm run build \(package\.json:1\)\.$/)
-  assert.equal(projectCommands(dir, 'make check').test, 'make check')
-  assert.equal(projectCommands(dir, 'make check').testFrom, 'given')
+  // a named test command is one of the project's commands, by name, runner:name, id or command line
+  writeFileSync(join(dir, 'Makefile'), 'check:\n\ttrue\n')
+  for (const name of ['check', 'make:check', 'make check']) {
+    assert.equal(projectCommands(dir, name).test, 'make check', name)
+    assert.equal(projectCommands(dir, name).testFrom, 'Makefile:1, named')
+  }
+  assert.equal(projectCommands(dir, 'lint').test, 'npm run lint')
+  assert.equal(namedTestProblem(dir, 'check'), undefined)
+  assert.match(namedTestProblem(dir, 'rm -rf ~'), /^testCommand "rm -rf ~" names none of the project's commands; name one of them \(.*make:check.*\), by name or as its command line$/)
 })
 
 test('a wake is delivered only when a turn claims it, and never to an agent that is gone', async () => {
@@ -119,22 +129,16 @@ test('the rulebook contract: a block per answered role, only when unselected or 
   assert.throws(() => rulebookPlugin('Bad Name', text))
 })
 
-test('a cook answers its role with its project\'s rulebook from the kitchen config', (t) => {
-  const kitchen = mkdtempSync(join(tmpdir(), 'cs-chef-role-'))
-  t.after(() => rmSync(kitchen, { recursive: true, force: true }))
-  const taskDir = join(kitchen, 'tasks', 'api-1')
-  mkdirSync(taskDir, { recursive: true })
-  writeFileSync(join(taskDir, 'task.json'), JSON.stringify({ project: 'api' }))
-  writeFileSync(join(kitchen, 'config.json'), JSON.stringify({ rulebook: { default: 'craft', projects: { api: 'strict' } } }))
+test('a cook answers its role with the rulebook the kitchen launched it with, never one read from the kitchen directory', () => {
   const r = { version: 1 }
-  answerCookRole(r, taskDir)
+  answerCookRole(r, 'strict')
   assert.deepEqual(r, { version: 1, role: 'cook', rulebook: 'strict' })
   const answered = { version: 1, role: 'chef' }
-  answerCookRole(answered, taskDir)
+  answerCookRole(answered, 'strict')
   assert.equal(answered.role, 'chef', 'an answered request is left alone')
-  const noKitchen = { version: 1 }
-  answerCookRole(noKitchen, undefined)
-  assert.deepEqual(noKitchen, { version: 1, role: 'cook' })
+  const none = { version: 1 }
+  answerCookRole(none, undefined)
+  assert.deepEqual(none, { version: 1, role: 'cook' }, 'no selection')
 })
 
 test('each snapshot task names its viewer', () => {

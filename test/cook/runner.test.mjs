@@ -156,7 +156,7 @@ test('the cook contract and the project\'s commands are in the model\'s request,
   const body = ctx.model.requests[0].body
   const system = systemText(body)
   assert.match(system, /# Cook contract/)
-  assert.ok(system.includes(`Work only in this worktree: ${ctx.task.worktree}`), system)
+  assert.ok(system.includes(`Work only in this directory: ${ctx.task.worktree}, a git repository of your own`), system)
   assert.ok(system.includes(`the task branch \`${ctx.task.branch}\``), system)
   assert.match(system, /Never wait for a human/)
   assert.match(system, /exactly one `chef_report` call/)

@@ -26,8 +26,9 @@ export async function tempDir(prefix = 'cs-cook-') {
 }
 
 /**
- * A kitchen-shaped task under `parent`: `repo/` (one commit on main), `kitchen/worktrees/<id>` on
- * branch `issue/<id>`, and `kitchen/tasks/<id>/` with task.json, runs/, inbox/handled/, session/.
+ * A kitchen-shaped task under `parent`: `repo/` (one commit on main), `kitchen/worktrees/<id>` (the
+ * cook's clone, as the kitchen makes it) on branch `issue/<id>`, and `kitchen/tasks/<id>/` with
+ * task.json, runs/, inbox/handled/, session/.
  */
 export async function makeTask(parent, { id = 'demo-1', files = {} } = {}) {
   const repo = join(parent, 'repo')
@@ -41,7 +42,8 @@ export async function makeTask(parent, { id = 'demo-1', files = {} } = {}) {
   const worktree = join(kitchen, 'worktrees', id)
   const branch = `issue/${id}`
   mkdirSync(join(kitchen, 'worktrees'), { recursive: true })
-  git(repo, 'worktree', 'add', '-q', '-b', branch, worktree, 'main')
+  const { ensureClone } = await import('../../dist/src/kitchen/git.js')
+  await ensureClone(repo, worktree, branch, 'main')
   const taskDir = join(kitchen, 'tasks', id)
   for (const sub of ['runs', 'session', 'inbox/handled']) mkdirSync(join(taskDir, sub), { recursive: true })
   const sessionId = `session-${id}-0001`

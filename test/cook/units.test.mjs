@@ -100,10 +100,10 @@ test('activity, tail, report and failure texts', () => {
   assert.equal(failureText(undefined), 'the model call failed with no error text')
 })
 
-test('the contract names the worktree, the branch, the rules and the commands, and holds no prompt variable', () => {
+test('the contract names the clone, the branch, the rules and the commands, and holds no prompt variable', () => {
   const text = contractText({ worktree: '/k/worktrees/api-7', branch: 'issue/api-7', taskId: 'api-7', commands: ['- test: `make test` (Makefile)'] })
   assert.match(text, /^# Cook contract\n/)
-  for (const phrase of ['Work only in this worktree: /k/worktrees/api-7', 'the task branch `issue/api-7`', 'Never wait for a human', 'exactly one `chef_report` call', '- test: `make test` (Makefile)', 'working one task (api-7)']) {
+  for (const phrase of ['Work only in this directory: /k/worktrees/api-7, a git repository of your own', 'the task branch `issue/api-7`', 'Never wait for a human', 'exactly one `chef_report` call', '- test: `make test` (Makefile)', 'working one task (api-7)']) {
     assert.ok(text.includes(phrase), phrase)
   }
   assert.match(contractText({ worktree: '/w', commands: [] }), /declares no commands/)

@@ -3,7 +3,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -133,4 +133,94 @@ test('NO_COLOR and a pipe both mean plain text; --help; clear errors for a missi
   const none = await startWatch(t, []).done
   assert.equal(none.code, 2)
   assert.match(none.stderr, /watch takes one task directory/)
+})
+
+test('a FIFO as log.jsonl or as a run file: one line on stderr and exit 1, never a read that blocks', async (t) => {
+  const { execFileSync } = await import('node:child_process')
+  for (const fifo of ['log.jsonl', 'runs/1.jsonl']) {
+    const dir = mkdtempSync(join(tmpdir(), 'cs-watch-'))
+    t.after(() => rmSync(dir, { recursive: true, force: true }))
+    mkdirSync(join(dir, 'runs'))
+    writeFileSync(join(dir, 'task.json'), '{}')
+    execFileSync('mkfifo', [join(dir, fifo)])
+    const r = await startWatch(t, [dir]).done
+    assert.equal(r.code, 1, fifo)
+    assert.match(r.stderr, new RegExp(`^command-scout: watch: can't read .*${fifo.replace('/', '\\/').replace('.', '\\.')}: .* is a FIFO, not a regular file; it is not read\\n$`))
+  }
+})
+
+test('what a cook wrote is shown escaped: no ESC, BEL, NUL, OSC 52 or bidi override reaches the terminal', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-watch-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  mkdirSync(join(dir, 'runs'))
+  writeFileSync(join(dir, 'task.json'), '{}')
+  const model = { provider: 'p', model: 'm' }
+  const evil = 'hi\x07\x00\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\u202eexe'
+  writeFileSync(join(dir, 'runs/1.jsonl'), [
+    line({ type: 'run_start', v: 1, sessionId: `s${evil}`, resumed: false, model }),
+    line({ type: 'prompted', source: 'prompt', text: evil }),
+    line({ type: 'assistant', model, stopReason: 'stop', text: evil }),
+    line({ type: 'tool_start', callId: 'c', tool: 'bash', activity: evil }),
+    line({ type: 'tool_end', callId: 'c', tool: 'bash', isError: true, tail: evil }),
+    line({ type: 'tool_end', callId: 'r', tool: 'chef_report', isError: false, report: { status: 'done', summary: evil } }),
+    line({ type: 'runner_error', message: evil }),
+  ].join(''))
+  writeFileSync(join(dir, 'log.jsonl'), line({ type: 'closed', discarded: false }))
+  const r = await startWatch(t, [dir]).done
+  assert.equal(r.code, 0, r.stderr)
+  // eslint-disable-next-line no-control-regex
+  assert.doesNotMatch(r.stdout, /[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e]/)
+  assert.ok(r.stdout.includes('\\x1b]52;c;'), r.stdout)
+})
+
+test('a run file of 64 MiB with a 40 MiB line streams in bounded memory: the line shows as cut, what follows is shown', async (t) => {
+  const { execFileSync } = await import('node:child_process')
+  const dir = mkdtempSync(join(tmpdir(), 'cs-watch-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  mkdirSync(join(dir, 'runs'))
+  writeFileSync(join(dir, 'task.json'), '{}')
+  const run = join(dir, 'runs/1.jsonl')
+  const model = { provider: 'p', model: 'm' }
+  writeFileSync(run, line({ type: 'run_start', v: 1, sessionId: 's', resumed: false, model }))
+  execFileSync('sh', ['-c', `head -c ${40 * 1024 * 1024} /dev/zero | tr '\\0' x >> ${run}; echo >> ${run}`])
+  const filler = line({ type: 'assistant', model, stopReason: 'stop', text: 'y'.repeat(1000) })
+  const block = filler.repeat(1024)
+  for (let i = 0; i < 24; i++) appendFileSync(run, block)
+  appendFileSync(run, line({ type: 'assistant', model, stopReason: 'stop', text: 'the last line' }))
+  writeFileSync(join(dir, 'log.jsonl'), line({ type: 'closed', discarded: false }))
+  // The watcher's resident memory, sampled while it runs: far below the file's size.
+  const child = spawn(process.execPath, [CLI, 'watch', dir], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let peak = 0
+  let tail = ''
+  child.stdout.on('data', (c) => {
+    tail = (tail + c).slice(-200)
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0)
+      peak = Math.max(peak, kb)
+    } catch {}
+  })
+  const code = await new Promise((resolve) => child.on('close', resolve))
+  assert.equal(code, 0)
+  assert.match(tail, /the last line\n— the task is closed\n$/)
+  if (process.platform === 'linux') assert.ok(peak < 200 * 1024, `watch stayed under 200 MB resident (peak ${Math.round(peak / 1024)} MB) for a 64 MiB file`)
+})
+
+// Reading a 4.3 GB file takes about 15 s here, so this one runs when asked (the 64 MiB one always does).
+const slow = process.env.COMMAND_SCOUT_SLOW_TESTS ? false : 'set COMMAND_SCOUT_SLOW_TESTS=1 to read a 4.3 GB run file'
+test('a run file over 4 GiB: watch streams it to its end, no internal error', { skip: slow, timeout: 300_000 }, async (t) => {
+  const { execFileSync } = await import('node:child_process')
+  const dir = mkdtempSync(join(tmpdir(), 'cs-watch-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  mkdirSync(join(dir, 'runs'))
+  writeFileSync(join(dir, 'task.json'), '{}')
+  const run = join(dir, 'runs/1.jsonl')
+  const model = { provider: 'p', model: 'm' }
+  writeFileSync(run, line({ type: 'run_start', v: 1, sessionId: 's', resumed: false, model }))
+  execFileSync('truncate', ['-s', '+4300M', run])
+  appendFileSync(run, '\n' + line({ type: 'assistant', model, stopReason: 'stop', text: 'after 4 GiB' }))
+  writeFileSync(join(dir, 'log.jsonl'), line({ type: 'closed', discarded: false }))
+  const r = await startWatch(t, [dir]).done
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /✂ a line of 4508876\d+ bytes was cut/)
+  assert.match(r.stdout, /after 4 GiB\n— the task is closed\n$/)
 })

@@ -13,8 +13,22 @@
 //   badstart          write to stderr and exit 2 with no output (as a cook refusing its model)
 //   wait=<ms>         sleep
 //   tool=<activity>   a tool call with that activity (underscores are spaces), lasting 50 ms
-//   commit=<file>     write <file> in the worktree and commit it on the current branch
+//   commit=<file>     write <file> in the clone and commit it on the current branch
 //   dirty=<file>      write <file> without committing
+//   sh=<base64>       run a shell command in the clone, as the harness's bash tool would; its exit
+//                     code and output go to <session dir>/sh-<n>.json (n counts from 1)
+//   daemon            start a daemon that leaves the cook's process group (setsid) and sleeps;
+//                     its pid goes to <session dir>/daemon.pid
+//   daemon2           the same by a double fork: the child starts it and exits (init adopts it);
+//                     <session dir>/daemon2.pid
+//   daemon3           a setsid daemon with an empty environment, working in /: nothing but a
+//                     control group still knows it; <session dir>/daemon3.pid
+//   report=<base64>   report done with this exact summary (any characters)
+//   bigline=<bytes>   write one line of that many bytes (no valid run-file line) to the run file
+//
+// With FAKE_COOK_SANDBOX set (the landlock launcher), the commands of commit, dirty and sh run
+// confined as the harness confines its bash tool: the whole file system read-only but /dev/null,
+// /tmp and the clone (the session's workspace).
 //   steer[=<ms>]      wait (default 10 s) for an inbox message: move it to inbox/handled/ first,
 //                     then log it as a steer; the report summary then names it
 //   child             spawn a child process that shares the group and writes its pid to
@@ -61,6 +75,21 @@ const scripts = [...all.matchAll(/^@fake:(.*)$/gm)].map((m) => m[1].trim())
 const script = (scripts.at(-1) ?? process.env.FAKE_COOK_SCENARIO ?? 'done').split(/\s+/).filter(Boolean)
 
 const settle = (reason = 'completed') => line({ type: 'settled', reason })
+const sandbox = process.env.FAKE_COOK_SANDBOX
+let shells = 0
+
+/** A shell command as the harness's bash tool runs it: in the clone, confined when a sandbox is given. */
+function runShell(command, env = { ...process.env, GIT_AUTHOR_NAME: 'cook', GIT_AUTHOR_EMAIL: 'cook@kitchen', GIT_COMMITTER_NAME: 'cook', GIT_COMMITTER_EMAIL: 'cook@kitchen' }) {
+  const argv = sandbox
+    ? [sandbox, '--ro', '/', '--rw', '/dev/null', '--rw', '/tmp', '--rw', process.cwd(), '--', '/bin/sh', '-c', command]
+    : ['/bin/sh', '-c', command]
+  try {
+    const out = execFileSync(argv[0], argv.slice(1), { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    return { code: 0, output: out }
+  } catch (error) {
+    return { code: error.status ?? -1, output: `${error.stdout ?? ''}${error.stderr ?? ''}` }
+  }
+}
 let call = 0
 let steered = []
 
@@ -115,16 +144,58 @@ async function main() {
       }
       case 'commit':
       case 'dirty': {
-        writeFileSync(join(process.cwd(), value), `${value} from run of ${sessionId}\n`)
-        if (name === 'commit') {
-          const env = { ...process.env, GIT_AUTHOR_NAME: 'cook', GIT_AUTHOR_EMAIL: 'cook@kitchen', GIT_COMMITTER_NAME: 'cook', GIT_COMMITTER_EMAIL: 'cook@kitchen' }
-          execFileSync('git', ['add', '--', value], { env, stdio: 'ignore' })
-          execFileSync('git', ['commit', '-q', '-m', `add ${value}`], { env, stdio: 'ignore' })
-        }
+        const env = { ...process.env, GIT_AUTHOR_NAME: 'cook', GIT_AUTHOR_EMAIL: 'cook@kitchen', GIT_COMMITTER_NAME: 'cook', GIT_COMMITTER_EMAIL: 'cook@kitchen' }
+        const q = (t) => `'${t.replace(/'/g, `'\\''`)}'`
+        const write = `printf '%s\\n' ${q(`${value} from run of ${sessionId}`)} > ${q(value)}`
+        const r = runShell(name === 'commit' ? `${write} && git add -- ${q(value)} && git commit -q -m ${q(`add ${value}`)}` : write, env)
         const callId = `c${++call}`
         line({ type: 'tool_start', callId, tool: 'bash', activity: `git commit ${value}` })
-        line({ type: 'tool_end', callId, tool: 'bash', isError: false })
+        line({ type: 'tool_end', callId, tool: 'bash', isError: r.code !== 0, tail: r.output.slice(-400) })
         break
+      }
+      case 'sh': {
+        const command = Buffer.from(value, 'base64').toString('utf8')
+        const r = runShell(command)
+        writeFileSync(join(sessionDir, `sh-${++shells}.json`), JSON.stringify({ command, ...r }))
+        const callId = `c${++call}`
+        line({ type: 'tool_start', callId, tool: 'bash', activity: command.slice(0, 60) })
+        line({ type: 'tool_end', callId, tool: 'bash', isError: r.code !== 0, tail: r.output.slice(-400) })
+        break
+      }
+      case 'daemon': {
+        const d = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' })
+        writeFileSync(join(sessionDir, 'daemon.pid'), String(d.pid))
+        d.unref()
+        break
+      }
+      case 'daemon3': {
+        const d = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore', env: {}, cwd: '/' })
+        writeFileSync(join(sessionDir, 'daemon3.pid'), String(d.pid))
+        d.unref()
+        break
+      }
+      case 'daemon2': {
+        const pidFile = join(sessionDir, 'daemon2.pid')
+        const starter = `const { spawn } = require('node:child_process'); const fs = require('node:fs');
+          const d = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });
+          fs.writeFileSync(${JSON.stringify(pidFile)}, String(d.pid)); d.unref(); process.exit(0)`
+        execFileSync(process.execPath, ['-e', starter], { stdio: 'ignore' })
+        break
+      }
+      case 'bigline': {
+        const chunk = Buffer.alloc(1024 * 1024, 0x78)
+        let left = Number(value)
+        while (left > 0) {
+          const n = Math.min(left, chunk.length)
+          writeSync(1, chunk, 0, n)
+          left -= n
+        }
+        writeSync(1, '\n')
+        break
+      }
+      case 'report': {
+        report('done', Buffer.from(value, 'base64').toString('utf8'))
+        return lingerMs
       }
       case 'steer': {
         const deadline = Date.now() + Number(value ?? 10_000)

@@ -112,13 +112,16 @@ test('an invalid branch prefix is refused; issue/ by default; a chef/ task close
   void api
 })
 
-test('close refuses a dirty worktree and a detached HEAD, keeps a pushed unmerged branch, and discard drops everything', async (t) => {
+test('close refuses a dirty clone and a detached HEAD, keeps a pushed unmerged branch, and discard drops everything', async (t) => {
   const { dir, api, root, kitchen } = await setup()
   t.after(() => kitchen.shutdown())
   await kitchen.dispatch({ tasks: [{ title: 'dirty', brief: '@fake: dirty=x.txt done' }, { title: 'pushed', brief: '@fake: commit=p.txt done' }], project: 'api' })
   await settled(kitchen, 'api-1')
   await settled(kitchen, 'api-2')
-  await assert.rejects(kitchen.close('api-1'), /uncommitted changes on issue\/api-1/)
+  await assert.rejects(kitchen.close('api-1'), /uncommitted changes \(\?\? x\.txt\) on issue\/api-1/)
+  // the cook's commit reaches the project when the kitchen brings the branch back (result, close)
+  assert.equal(git(api, 'branch', '--list', 'issue/api-2').trim(), '')
+  await kitchen.result('api-2')
   const remote = join(dir, 'remote.git')
   git(dir, 'init', '-q', '--bare', remote)
   git(api, 'remote', 'add', 'origin', remote)
@@ -153,7 +156,7 @@ test('a bad model and a broken worktree path are launch failures that a send ret
   writeFileSync(join(root, 'worktrees', 'api-2'), 'in the way')
   const d2 = await kitchen.dispatch({ project: 'api', title: 'broken path', brief: '@fake: done=ok' })
   assert.equal(d2.tasks[0].state, 'failed')
-  assert.match(d2.tasks[0].reason, /exists and is not a worktree/)
+  assert.match(d2.tasks[0].reason, /exists and is not a clone/)
   unlinkSync(join(root, 'worktrees', 'api-2'))
   const s2 = await kitchen.send('api-2', 'path fixed')
   assert.deepEqual(s2, { kind: 'launched', run: 2 })
@@ -485,13 +488,14 @@ test('a read-only session promotes by itself on its interval tick and hands over
   await until(() => snaps.some((s) => s.role === 'owner'), 'owner snapshot')
 })
 
-test('config cookCommand replaces the injected template; a bad template is a launch failure that names the fix', async (t) => {
-  const { root, kitchen } = await setup({ cookCommand: [...COOK_COMMAND, '--from-config=1'] })
+test('the host\'s cook template launches, read at each launch; a bad template is a launch failure that names the fix', async (t) => {
+  const template = { argv: [...COOK_COMMAND, '--from-host=1'] }
+  const { root, kitchen } = await setup({}, { cookCommand: () => template.argv })
   t.after(() => kitchen.shutdown())
   await kitchen.dispatch({ project: 'api', title: 'templated', brief: '@fake: done' })
   await settled(kitchen, 'api-1')
-  assert.ok(session(root, 'api-1')[0].argv.includes('--from-config=1'))
-  writeConfig(root, { ...FAST_CONFIG, cookCommand: [process.execPath, 'cook.mjs', '--model', '{model}', '--prompt-file={promptFile}'] })
+  assert.ok(session(root, 'api-1')[0].argv.includes('--from-host=1'))
+  template.argv = [process.execPath, 'cook.mjs', '--model', '{model}', '--prompt-file={promptFile}']
   const d = await kitchen.dispatch({ project: 'api', title: 'bad template', brief: '@fake: done' })
   assert.equal(d.tasks[0].state, 'failed')
   assert.match(d.tasks[0].reason, /\{model\} must share its element with the flag, e\.g\. "--model=\{model\}"/)

@@ -1,5 +1,5 @@
 // Shared set-up for the kitchen tests: temp git repos, a kitchen with the fake cook, and waits.
-import { mkdtempSync, writeFileSync, realpathSync, mkdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, writeFileSync, realpathSync, mkdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
@@ -18,8 +18,38 @@ export function git(cwd, ...args) {
 // file in a process of its own); the cooks a test started are stopped by the test itself.
 const made = new Set()
 process.on('exit', () => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true })
+  for (const dir of made) {
+    rmSync(dir, { recursive: true, force: true })
+    // the base folder a disk test made goes too once no test process uses it
+    if (!dir.startsWith(realpathSync(tmpdir()))) try { rmdirSync(join(dir, '..')) } catch {}
+  }
+  tidyCgroups()
 })
+
+/**
+ * The control groups the kitchens of this run made and left empty (a kitchen removes its own when
+ * it shuts down; one abandoned by a test as a crash would leave them): only empty ones go, so a
+ * kitchen of another test process still running keeps its groups.
+ */
+export function tidyCgroups() {
+  for (const base of ['/sys/fs/cgroup/unified', '/sys/fs/cgroup/pids', '/sys/fs/cgroup']) {
+    let names
+    try {
+      names = readdirSync(base).filter((n) => n.startsWith('command-scout-'))
+    } catch {
+      continue
+    }
+    for (const n of names) {
+      const dir = join(base, n)
+      try {
+        for (const g of readdirSync(dir, { withFileTypes: true })) if (g.isDirectory()) try { rmdirSync(join(dir, g.name)) } catch {}
+        rmdirSync(dir)
+      } catch {
+        // not empty: in use
+      }
+    }
+  }
+}
 
 export function tempDir(prefix = 'kitchen-') {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
@@ -44,6 +74,18 @@ export function writeConfig(root, config) {
   writeFileSync(join(root, 'config.json'), JSON.stringify(config, null, 2))
 }
 
+/**
+ * The test's host config: what the harness row would be, kept by the test in `<root>/host.json`
+ * (written by `writeConfig` too, so a test edits it the same way). The kitchen reads it through
+ * KitchenDeps.config at each tick, never from its own directory's config.json.
+ */
+export function hostConfig(root) {
+  return () => {
+    const f = join(root, 'config.json')
+    return existsSync(f) ? JSON.parse(readFileSync(f, 'utf8')) : undefined
+  }
+}
+
 /** Open a kitchen as owner with the fake cook; wakes and snapshots are recorded. */
 export async function ownerKitchen(root, extra = {}) {
   const wakes = []
@@ -51,6 +93,7 @@ export async function ownerKitchen(root, extra = {}) {
   const reports = []
   const deps = {
     cookCommand: COOK_COMMAND,
+    config: hostConfig(root),
     tickMs: 40,
     wakeQuietMs: 20,
     wakeCapMs: 80,
@@ -125,4 +168,69 @@ export async function crash(k, ctl, pid, reg) {
   ctl.at = '*'
   await k.tick().catch(() => {})
   reg.alive.delete(pid)
+}
+
+// ---------------------------------------------------------------- where users are
+
+const REPO = new URL('../..', import.meta.url).pathname
+
+/**
+ * A fresh folder on a real disk, outside the system temp directory (where users keep projects and
+ * kitchens, and where the harness's sandbox does not let every tool write): under the user's
+ * ~/.cache unless home is itself under the temp directory, else under this repository's .cache.
+ * Removed when the test process ends, like `tempDir`.
+ */
+export function diskDir(prefix = 'kitchen-') {
+  const home = process.env.HOME ?? ''
+  const tmp = realpathSync(tmpdir())
+  const candidates = [process.env.COMMAND_SCOUT_TEST_DISK, home && !realpathSafe(home).startsWith('/tmp') && !realpathSafe(home).startsWith(tmp) ? join(home, '.cache', 'command-scout-tests') : undefined, join(REPO, '.cache', 'disk-tests')]
+  for (const base of candidates) {
+    if (!base) continue
+    try {
+      mkdirSync(base, { recursive: true })
+      const dir = realpathSync(mkdtempSync(join(base, prefix)))
+      if (dir.startsWith('/tmp/') || dir.startsWith(tmp + '/')) continue
+      made.add(dir)
+      return dir
+    } catch {
+      // not writable: the next place
+    }
+  }
+  throw new Error('no folder outside the temp directory could be made for the test')
+}
+
+function realpathSafe(p) {
+  try {
+    return realpathSync(p)
+  } catch {
+    return p
+  }
+}
+
+/** The two places a kitchen test runs in: the temp directory, and a real disk where users are. */
+export const PLACES = [['tmp', tempDir], ['disk', diskDir]]
+
+/**
+ * The harness's sandbox launcher (Landlock) from the pinned dsh install, when it enforces here:
+ * the fake cook runs its shell commands through it as dsh runs its bash tool. Undefined otherwise.
+ */
+export function sandboxLauncher() {
+  const bin = join(REPO, '.cache/dsh/node_modules/@deepseek-ai/node-addon-landlock-run-linux-x64/bin/landlock-run')
+  if (!existsSync(bin)) return undefined
+  try {
+    return execFileSync(bin, ['--probe'], { encoding: 'utf8' }).includes('enforced') ? bin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Gone: no such process, or a zombie (init here may never reap an orphan). */
+export function processGone(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]
+    return state === 'Z' || state === 'X'
+  } catch {
+    return !pidAlive(pid)
+  }
 }

@@ -14,6 +14,7 @@ import { execa } from 'execa'
 import type { HolderAlive, Identity, LiveCook, RunNo, TaskId } from '../domain.js'
 
 export type { LiveCook }
+export { CookTrees, kitchenKey, COOK_MARKER_ENV, type TreeTarget } from './tree.js'
 
 // ---------------------------------------------------------------- command template
 
@@ -31,9 +32,10 @@ export type { LiveCook }
  * | `{run}`        | the run number                                  | -                  |
  * | `{model}`      | `provider/id` of the run's candidate            | element dropped    |
  * | `{thinking}`   | the candidate's thinking level                  | element dropped    |
+ * | `{rulebook}`   | the project's rulebook (a name or `none`)       | element dropped    |
  * | `{cookArgs}`   | whole element only: expands to config `cookArgs` | appended at the end when absent |
  *
- * `{model}` and `{thinking}` must share their element with the flag (`--model={model}`): a value in
+ * `{model}`, `{thinking}` and `{rulebook}` must share their element with the flag (`--model={model}`): a value in
  * an element of its own would leave its flag dangling when unset, and a model starting with a dash
  * could be read as a flag. With the `=` form a model is never a flag.
  */
@@ -45,6 +47,7 @@ export const DEFAULT_COOK_COMMAND: readonly string[] = [
   '--session-id={sessionId}',
   '--model={model}',
   '--thinking={thinking}',
+  '--rulebook={rulebook}',
   '{cookArgs}',
   '--prompt-file={promptFile}',
 ]
@@ -58,10 +61,11 @@ export interface LaunchValues {
   run: number
   model?: string
   thinking?: string
+  rulebook?: string
 }
 
 const REQUIRED = ['promptFile', 'sessionDir', 'sessionId', 'worktree', 'taskDir', 'run'] as const
-const OPTIONAL = ['model', 'thinking'] as const
+const OPTIONAL = ['model', 'thinking', 'rulebook'] as const
 const NAMES = new Set<string>([...REQUIRED, ...OPTIONAL, 'cookArgs'])
 const PLACEHOLDER = /\{([A-Za-z]+)\}/g
 
@@ -77,7 +81,7 @@ export function checkCookCommand(template: readonly string[]): string[] {
       if (!NAMES.has(name)) problems.push(`cookCommand[${i}] has the unknown placeholder {${name}}; the placeholders are ${[...NAMES].map((n) => `{${n}}`).join(', ')}`)
       if (name === 'promptFile') prompt = true
       if (name === 'cookArgs' && el !== '{cookArgs}') problems.push(`cookCommand[${i}]: {cookArgs} must be an element of its own`)
-      if ((name === 'model' || name === 'thinking') && el === `{${name}}`) {
+      if ((OPTIONAL as readonly string[]).includes(name) && el === `{${name}}`) {
         problems.push(`cookCommand[${i}]: {${name}} must share its element with the flag, e.g. "--${name}={${name}}", so an unset value drops the flag too and a value is never read as a flag`)
       }
     }

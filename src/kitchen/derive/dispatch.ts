@@ -22,7 +22,7 @@
  * A blank `model` is refused (`bad_field`), as the kitchen refuses it; a `null` optional is absent.
  */
 import { isRecord } from '../check.js'
-import { KitchenError, RULE_NAME, isProjectName, type KitchenConfig, type Profile } from '../domain.js'
+import { KitchenError, MAX_BRIEF_CHARS, MAX_TITLE_CHARS, RULE_NAME, isProjectName, type KitchenConfig, type Profile } from '../domain.js'
 
 export interface DispatchItem {
   project: string
@@ -132,7 +132,10 @@ function fields(o: Record<string, unknown>, prefix: string, keys: string[], add:
       continue
     }
     if (k === 'title' || k === 'brief') {
+      const max = k === 'title' ? MAX_TITLE_CHARS : MAX_BRIEF_CHARS
       if (v.trim() === '') add('bad_field', path, `${path} is blank`)
+      else if (v.trim().length > max) add('bad_field', path, `${path} is ${v.trim().length} characters long; ${k === 'title' ? 'a title is one short line of' : 'a brief holds'} at most ${max}${k === 'brief' ? '; put the rest in a file of the project and name it in the brief' : ''}`)
+      else if (k === 'title' && /[\r\n\u2028\u2029]/.test(v.trim())) add('bad_field', path, `${path} has a line break; a title is one line (the brief takes the rest)`)
       else out[k] = v.trim()
     } else if (k === 'project') {
       if (!isProjectName(v.trim())) add('bad_field', path, `${path} "${v}" is not a project name; chef_board lists the projects`)

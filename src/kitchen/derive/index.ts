@@ -16,7 +16,7 @@ export {
 } from './dispatch.js'
 export {
   noticeLine, wakeText, restartText, boardText, widgetLines, stateText, outcomeText, needsYou, duration, oneLine,
-  projectText, dispatchText, resultText, closeText, briefPrompt, messagesPrompt, fallbackPrompt, launchPrompt,
+  projectText, dispatchText, dispatchFailedText, resultText, resultFacts, resultClaim, closeText, claim, verifyText, verifyNotRunText, briefPrompt, messagesPrompt, fallbackPrompt, launchPrompt,
   cooksSnapshot, COOKS_EVENT, COOKS_REQUEST_EVENT,
   type Board, type PromptTask, type ResultFacts, type CooksSnapshot, type CookTask, type CookPaths,
 } from './texts.js'

@@ -3,6 +3,7 @@
  * tick's plan, and the close verdict. No file system, clock or process table inside: records, the live cooks and `now`
  * come in as arguments.
  */
+import { claim } from './texts.js'
 import {
   modelName,
   type Dispatched, type FailureCause, type KitchenConfig, type LiveCook, type LiveMap, type LogEvent, type Millis, type Notice,
@@ -68,6 +69,8 @@ function verdict(n: RunNo, run: RunRecord | undefined, f: LogFacts, candidate: P
   }
   const fold = run.fold
   const output = run.size > 0
+  // A run file that can't be read is that run's problem, named, whatever its size says.
+  if (fold.readError && fold.settledAt === undefined && !f.stops.has(n)) return failed(joinReason(fold.readError, run.errTail), 'crash', fold.lastAt ?? run.mtimeMs)
   if (!output) {
     // A launch that produced no output: the event, else a non-empty err file, else an interrupted launch.
     if (f.stops.has(n)) return { kind: 'final', run: n, outcome: { kind: 'stopped' }, endedAt: f.stops.get(n)! }
@@ -79,7 +82,7 @@ function verdict(n: RunNo, run: RunRecord | undefined, f: LogFacts, candidate: P
   if (fold.settledAt === undefined) {
     if (f.stops.has(n)) return { kind: 'final', run: n, outcome: { kind: 'stopped' }, endedAt: f.stops.get(n)! }
     const reported = fold.report ? `it had reported ${fold.report.status}: ${fold.report.summary}` : undefined
-    return failed(joinReason('the cook exited before settling', fold.runnerError, reported, run.errTail), 'crash', fold.lastAt ?? run.mtimeMs)
+    return failed(joinReason(fold.readError ?? 'the cook exited before settling', fold.runnerError, reported, run.errTail), 'crash', fold.lastAt ?? run.mtimeMs)
   }
   const endedAt = fold.settledAt
   const r = fold.report
@@ -163,6 +166,14 @@ export function deriveTask(record: TaskRecord, live: LiveCook | undefined, now: 
   }
 
   if (f.closed) return view({ kind: 'closed', at: f.closed.at, discarded: f.closed.discarded }, last + 1)
+
+  // A run file not read to its end yet says nothing final: the task stays in flight (no notice, no
+  // launch) until the kitchen has caught up with it, a few ticks for a very large file.
+  const reading = record.runs.find((r) => r.partial)
+  if (reading && !live) {
+    const since = reading.fold.startedAt ?? reading.mtimeMs
+    return view({ kind: 'cooking', run: reading.n, since, activity: { text: 'the kitchen is still reading its run file', since } }, last + 1)
+  }
 
   if (live) {
     const r = runs.get(live.run)
@@ -324,6 +335,13 @@ export interface CloseFacts {
   onBranch: boolean
   /** What HEAD is instead, for the message: `detached at 1a2b3c4`, `branch main`, `a rebase in progress`. */
   head?: string
+  /** A few of the uncommitted changes, for the message. */
+  changes?: readonly string[]
+  /**
+   * Why the clone's branch was not brought back into the project (its history was rewritten since
+   * the kitchen reported it, or git refused): closing would lose what only the clone holds.
+   */
+  notBack?: string
 }
 
 export type CloseVerdict =
@@ -351,8 +369,12 @@ export function closeVerdict(view: TaskView, facts: CloseFacts, discard: boolean
   if (view.state.kind === 'queued' && view.pending > 0) {
     reasons.push(`${id} has ${view.pending} undelivered message${view.pending === 1 ? '' : 's'}; let the cook take ${view.pending === 1 ? 'it' : 'them'}`)
   }
-  if (facts.worktreeExists && facts.dirty) reasons.push(`the worktree of ${id} has uncommitted changes on ${branch}; commit them there`)
-  if (facts.worktreeExists && !facts.onBranch) reasons.push(`the worktree of ${id} is not on its branch ${branch} (HEAD: ${facts.head ?? 'elsewhere'}), so commits made there would be lost; check out ${branch} there`)
+  if (facts.worktreeExists && facts.dirty) {
+    const which = facts.changes && facts.changes.length > 0 ? ` (${facts.changes.slice(0, 5).map((c) => claim(c, 80)).join(', ')})` : ''
+    reasons.push(`the clone of ${id} has uncommitted changes${which} on ${branch}; commit them there`)
+  }
+  if (facts.worktreeExists && !facts.onBranch) reasons.push(`the clone of ${id} is not on its branch ${branch} (HEAD: ${claim(facts.head ?? 'elsewhere', 80)}), so commits made there would be lost; check out ${branch} there`)
+  if (facts.notBack) reasons.push(`${claim(facts.notBack, 300)}, so the clone holds work the project does not`)
   if (facts.landed === false) {
     reasons.push(`branch ${branch} has ${facts.ahead} commit${facts.ahead === 1 ? '' : 's'} on neither ${spec.baseBranch} nor a remote-tracking branch; merge or push ${branch}`)
   }

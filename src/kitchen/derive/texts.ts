@@ -2,7 +2,15 @@
  * Every text the kitchen writes: wake lines, the restart prefix, the board and the widget, the
  * integration snapshot, the answers of add project, dispatch, result and close, and the cook prompts. Pure functions of
  * derived views and facts; a few lines with pointers, never dumps.
+ *
+ * What a cook wrote (its summary, question, activity, commit subjects, file names, error output)
+ * and what the chef's model wrote (titles, notes) is data, never one of the kitchen's own lines: it
+ * is folded to one line, cut to a length and has its control and bidi characters escaped
+ * (`claim`) wherever it sits inside a line, and in the answer of result it comes after the
+ * kitchen's own facts, marked as the cook's words. So no summary can forge a line like "Branch ...:
+ * 3 commits ahead, landed" or "Verify ... passed", and no ESC or OSC sequence reaches a terminal.
  */
+import { visibleLine } from '../../visible-text.js'
 import {
   oneLine,
   type BrokenTask, type Dispatched, type Millis, type Notice, type Outcome, type ProjectSpec, type TaskView,
@@ -11,47 +19,57 @@ import {
 
 export { oneLine }
 
+/** Text from outside the kitchen inside one of its lines: whitespace folded, cut to `max`, escaped. */
+export function claim(text: string, max: number): string {
+  return visibleLine(oneLine(text, max))
+}
+
+/** A kitchen path or name shown in a line: escaped only (it may hold what a person named). */
+function shown(text: string): string {
+  return visibleLine(text)
+}
+
 /** Ends a clause with a period unless it already ends a sentence. */
 function sentence(text: string): string {
   return /[.!?…]$/.test(text) ? text : `${text}.`
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`
 }
 
 function triedList(tried: readonly TriedModel[]): string {
-  return tried.map((t) => `${t.model} (${oneLine(t.error, 160)})`).join('; ')
+  return tried.map((t) => `${claim(t.model, 120)} (${claim(t.error, 160)})`).join('; ')
 }
 
 /** One wake line per notice, as the chef reads it. */
 export function noticeLine(n: Notice): string {
-  const head = `- ${n.task} "${oneLine(n.title, 80)}"`
+  const head = `- ${n.task} "${claim(n.title, 80)}"`
   const o = n.outcome
   const fellBack = n.tried.length > 0 && !(o.kind === 'failed' && o.cause === 'provider')
-    ? ` It fell back to ${n.model ?? 'the default model'} after ${n.tried.length === 1 ? 'a provider error' : 'provider errors'} on ${triedList(n.tried)}.`
+    ? ` It fell back to ${n.model ? claim(n.model, 120) : 'the default model'} after ${n.tried.length === 1 ? 'a provider error' : 'provider errors'} on ${triedList(n.tried)}.`
     : ''
   switch (o.kind) {
     case 'done':
       return o.reported
-        ? `${head} is done: ${sentence(oneLine(o.summary, 400))}${fellBack} Review with chef_result ${n.task}.`
-        : `${head} finished without a report: ${sentence(oneLine(o.summary, 400))}${fellBack} Review with chef_result ${n.task}.`
+        ? `${head} is done: ${sentence(claim(o.summary, 400))}${fellBack} Review with chef_result ${n.task}.`
+        : `${head} finished without a report: ${sentence(claim(o.summary, 400))}${fellBack} Review with chef_result ${n.task}.`
     case 'needs_decision':
-      return `${head} needs a decision: ${oneLine(o.question, 400)}${fellBack} Answer with chef_send ${n.task}.`
+      return `${head} needs a decision: ${claim(o.question, 400)}${fellBack} Answer with chef_send ${n.task}.`
     case 'blocked':
-      return `${head} is blocked: ${sentence(oneLine(o.reason, 400))}${fellBack} Unblock it with chef_send ${n.task}.`
+      return `${head} is blocked: ${sentence(claim(o.reason, 400))}${fellBack} Unblock it with chef_send ${n.task}.`
     case 'failed':
       switch (o.cause) {
         case 'provider':
           return n.tried.length > 1
             ? `${head} failed with a provider error on every candidate model: ${triedList(n.tried)}. chef_send ${n.task} to retry on ${n.model ?? n.tried.at(-1)!.model}, or tell the human.`
-            : `${head} failed with a provider error on ${n.model ?? 'the default model'} (${oneLine(o.reason, 160)}). chef_send ${n.task} to retry, or tell the human.`
+            : `${head} failed with a provider error on ${n.model ?? 'the default model'} (${claim(o.reason, 160)}). chef_send ${n.task} to retry, or tell the human.`
         case 'launch':
-          return `${head} failed to launch: ${sentence(oneLine(o.reason, 300))} chef_send ${n.task} to retry.`
+          return `${head} failed to launch: ${sentence(claim(o.reason, 300))} chef_send ${n.task} to retry.`
         case 'crash':
-          return `${head} failed: ${sentence(oneLine(o.reason, 300))}${fellBack} chef_send ${n.task} to retry, or review with chef_result ${n.task}.`
+          return `${head} failed: ${sentence(claim(o.reason, 300))}${fellBack} chef_send ${n.task} to retry, or review with chef_result ${n.task}.`
         case 'report':
-          return `${head} failed: ${sentence(oneLine(o.reason, 400))}${fellBack} Review with chef_result ${n.task}.`
+          return `${head} failed: ${sentence(claim(o.reason, 400))}${fellBack} Review with chef_result ${n.task}.`
       }
   }
 }
@@ -79,12 +97,13 @@ export function duration(ms: Millis): string {
   return `${Math.floor(s / 86400)}d`
 }
 
-export function outcomeText(o: Outcome): string {
+/** The outcome in one line, its words folded, capped at `max` and escaped. */
+export function outcomeText(o: Outcome, max = 400): string {
   switch (o.kind) {
-    case 'done': return o.reported ? `done: ${o.summary}` : `done (no report): ${o.summary}`
-    case 'needs_decision': return `needs decision: ${o.question}`
-    case 'blocked': return `blocked: ${o.reason}`
-    case 'failed': return `failed (${o.cause}): ${o.reason}`
+    case 'done': return o.reported ? `done: ${claim(o.summary, max)}` : `done (no report): ${claim(o.summary, max)}`
+    case 'needs_decision': return `needs decision: ${claim(o.question, max)}`
+    case 'blocked': return `blocked: ${claim(o.reason, max)}`
+    case 'failed': return `failed (${o.cause}): ${claim(o.reason, max)}`
     case 'stopped': return 'stopped'
   }
 }
@@ -107,8 +126,8 @@ export function stateText(v: TaskView, now: Millis, max = 100): string {
   const s = v.state
   switch (s.kind) {
     case 'queued': return `queued (${s.why})`
-    case 'cooking': return `cooking ${oneLine(s.activity.text, max)} ${duration(now - s.since)}`
-    case 'idle': return `${oneLine(outcomeText(s.outcome), max)} ${duration(now - s.since)}`
+    case 'cooking': return `cooking ${claim(s.activity.text, max)} ${duration(now - s.since)}`
+    case 'idle': return `${oneLine(outcomeText(s.outcome, max), max)} ${duration(now - s.since)}`
     case 'closed': return `closed${s.discarded ? ' (discarded)' : ''}`
   }
 }
@@ -144,19 +163,19 @@ export function boardText(b: Board): string {
   if (b.projects.length === 0) lines.push('Projects: none yet; register one with chef_add_project.')
   else {
     lines.push('Projects:')
-    for (const p of b.projects) lines.push(`- ${p.name}: ${p.path}, base ${p.baseBranch}, branches ${p.branchPrefix}<id>${p.note ? `. ${oneLine(p.note, 120)}` : ''}`)
+    for (const p of b.projects) lines.push(`- ${p.name}: ${shown(p.path)}, base ${shown(p.baseBranch)}, branches ${shown(p.branchPrefix)}<id>${p.note ? `. ${claim(p.note, 120)}` : ''}`)
   }
   if (b.rulebook) lines.push(b.rulebook)
   if (open.length > 0 || b.broken.length > 0) {
     lines.push('Tasks:')
     for (const v of open) {
-      const model = v.model ? ` [${v.model}]` : ''
+      const model = v.model ? ` [${claim(v.model, 80)}]` : ''
       const pending = v.pending > 0 && v.state.kind !== 'queued' ? ` (${plural(v.pending, 'message')} waiting)` : ''
-      lines.push(`${mark(v)} ${v.id} "${oneLine(v.spec.title, 60)}" ${stateText(v, b.now, 120)}${model}${pending}`)
+      lines.push(`${mark(v)} ${v.id} "${claim(v.spec.title, 60)}" ${stateText(v, b.now, 120)}${model}${pending}`)
     }
-    for (const t of b.broken) lines.push(`? ${t.id} broken: ${oneLine(t.reason, 200)}`)
+    for (const t of b.broken) lines.push(`? ${shown(t.id)} broken: ${claim(t.reason, 300)}`)
   }
-  if (b.errors.length > 0) lines.push('Problems:', ...b.errors.map((e) => `- ${e}`))
+  if (b.errors.length > 0) lines.push('Problems:', ...b.errors.map((e) => `- ${claim(e, 400)}`))
   return lines.join('\n')
 }
 
@@ -214,17 +233,17 @@ export function cooksSnapshot(sessionId: string, role: CooksSnapshot['role'], vi
       const t: CookTask = {
         id: v.id,
         project: v.spec.project,
-        title: v.spec.title,
+        title: claim(v.spec.title, 160),
         state: s.kind,
         worktree: v.spec.worktree,
         branch: v.spec.branch,
         taskDir: paths.taskDir(v.id),
       }
-      if (v.model) t.model = v.model
+      if (v.model) t.model = claim(v.model, 120)
       if (s.kind === 'cooking') {
         t.run = s.run
         t.since = s.since
-        t.activity = s.activity.text
+        t.activity = claim(s.activity.text, 160)
       } else if (s.kind === 'idle') {
         if (s.run !== undefined) t.run = s.run
         t.since = s.since
@@ -241,30 +260,33 @@ export function cooksSnapshot(sessionId: string, role: CooksSnapshot['role'], vi
 
 /** The answer of add project. */
 export function projectText(p: ProjectSpec): string {
-  return `Registered ${p.name}: ${p.path}, tasks fork from ${p.baseBranch} on branches ${p.branchPrefix}.`
+  return `Registered ${p.name}: ${shown(p.path)}, tasks fork from ${shown(p.baseBranch)} on branches ${shown(p.branchPrefix)}.`
 }
 
 /** The answer of dispatch: one line per task, then the promise of an update. */
-export function dispatchText(tasks: readonly (Dispatched & { skipped: readonly { model: string; reason: string }[] })[], busy: number, cap: number): string {
+export function dispatchText(tasks: readonly (Dispatched & { skipped: readonly { model: string; reason: string }[]; again?: boolean })[], busy: number, cap: number): string {
   const lines = tasks.map((t) => {
-    const skipped = t.skipped.length > 0 ? ` Skipped models: ${t.skipped.map((s) => `${s.model} (${s.reason})`).join('; ')}.` : ''
+    const skipped = t.skipped.length > 0 ? ` Skipped models: ${t.skipped.map((s) => `${claim(s.model, 120)} (${claim(s.reason, 200)})`).join('; ')}.` : ''
+    if (t.again) return `${t.task} was dispatched already by the same request (on branch ${t.branch}); nothing new was created for it.`
     switch (t.state) {
       case 'cooking': return `${t.task} is cooking on branch ${t.branch} (${busy}/${cap} cooks busy).${skipped}`
       case 'queued': return `${t.task} is queued on branch ${t.branch}: all ${cap} cooks are busy; it starts when one is free.${skipped}`
-      case 'failed': return `${t.task} failed to launch: ${t.reason}${skipped}`
+      case 'failed': return `${t.task} failed to launch: ${claim(t.reason, 400)}${skipped}`
       case 'idle': return `${t.task} is registered on branch ${t.branch}.${skipped}`
     }
   })
   return `${lines.join('\n')}\nYou will get a kitchen update when a task needs you.`
 }
 
-/** What `result` found out about a task's branch and worktree. */
+/** What `result` found out about a task's branch and clone: the kitchen's own facts. */
 export interface ResultFacts {
   task: string
   title: string
   model?: string
   branch: string
   baseBranch: string
+  /** The branch's commit in the project (brought back from the clone by the owner), short. */
+  tip?: string
   ahead: number
   /** `<short hash> <subject>` per commit ahead of the base, oldest first (absent: not listed). */
   commits?: readonly string[]
@@ -273,48 +295,112 @@ export interface ResultFacts {
   worktree: string
   worktreeExists: boolean
   dirty: boolean
+  /** Changed paths in the clone, as git status names them (a few). */
+  changes?: readonly string[]
+  /** The branch the clone's HEAD is on (undefined: detached). */
+  head?: string
   diffstat: string
+  /** Why the branch could not be brought back, or was refused (rewritten history), in the kitchen's words. */
+  backProblem?: string
+  /** True for a read-only session: the project's branch as the owner last brought it back. */
+  asOfOwner?: boolean
   taskDir: string
   runFile?: string
   errFile?: string
+  /** Lines of the run file longer than the kitchen keeps, cut. */
+  cutLines?: number
 }
 
-/** The answer of result: outcome, branch and landing, worktree, diffstat, provider errors, files. */
-export function resultText(r: ResultFacts, v: TaskView): string {
-  const s = v.state
-  const lines = [`${r.task} "${r.title}": ${s.kind === 'idle' ? describeOutcome(s.outcome) : s.kind}${r.model ? ` (model ${r.model})` : ''}.`]
-  const land = r.landed === 'base' ? `landed on ${r.baseBranch}` : r.landed === 'remote' ? `landed on ${r.remoteRef} as of the last fetch, not on ${r.baseBranch}` : 'not landed'
-  lines.push(`Branch ${r.branch}: ${r.ahead} commit${r.ahead === 1 ? '' : 's'} ahead of ${r.baseBranch}, ${land}.`)
-  for (const c of r.commits ?? []) lines.push(`  ${c}`)
-  if (r.commits && r.ahead > r.commits.length) lines.push(`  … and ${r.ahead - r.commits.length} more`)
-  lines.push(`Worktree ${r.worktree}: ${r.worktreeExists ? (r.dirty ? 'dirty' : 'clean') : 'gone'}.`)
-  if (r.diffstat) lines.push(r.diffstat)
-  if (v.tried.length > 0) lines.push(`Provider errors: ${v.tried.map((t) => `${t.model} (${t.error})`).join('; ')}.`)
-  lines.push(`Files: ${r.taskDir}${r.runFile ? `, ${r.runFile}` : ''}${r.errFile ? `, ${r.errFile}` : ''}`)
-  return lines.join('\n')
-}
-
-function describeOutcome(o: Outcome): string {
+/** How an outcome reads in the kitchen's own words (the cook's are in `claimLine`). */
+function outcomeWord(o: Outcome): string {
   switch (o.kind) {
-    case 'done': return `done: ${o.summary}`
-    case 'needs_decision': return `needs a decision: ${o.question}`
-    case 'blocked': return `blocked: ${o.reason}`
-    case 'failed': return `failed (${o.cause}): ${o.reason}`
+    case 'done': return o.reported ? 'done' : 'finished without a report'
+    case 'needs_decision': return 'needs a decision'
+    case 'blocked': return 'blocked'
+    case 'failed': return `failed (${o.cause})`
     case 'stopped': return 'stopped'
   }
 }
 
+/** The cook's own words about its run, marked as such, on one line. Undefined when it said nothing. */
+function claimLine(o: Outcome): string | undefined {
+  switch (o.kind) {
+    case 'done': return `The cook's ${o.reported ? 'report' : 'last words'} (its claim, not checked): "${claim(o.summary, 600)}"`
+    case 'needs_decision': return `The cook asks (its words): "${claim(o.question, 600)}"`
+    case 'blocked': return `The cook says it is blocked (its words): "${claim(o.reason, 600)}"`
+    case 'failed': return o.cause === 'report' ? `The cook says it failed (its words): "${claim(o.reason, 600)}"` : `Why: ${claim(o.reason, 600)}`
+    case 'stopped': return undefined
+  }
+}
+
+/**
+ * The answer of result. The kitchen's facts come first, each on a line of its own: state and model,
+ * the branch with its tip, commits ahead and landing, each commit, the clone, the diffstat, provider
+ * errors and files. The cook's words come last and apart, on one escaped line marked as its claim
+ * (`resultClaim`; a caller that adds facts of its own, such as verify, puts them between).
+ */
+export function resultText(r: ResultFacts, v: TaskView): string {
+  const said = resultClaim(v)
+  return said ? `${resultFacts(r, v)}\n${said}` : resultFacts(r, v)
+}
+
+/** The cook's own words of a result, on one line marked as its claim; undefined when it said nothing. */
+export function resultClaim(v: TaskView): string | undefined {
+  return v.state.kind === 'idle' ? claimLine(v.state.outcome) : undefined
+}
+
+/** The kitchen's facts of a result (see resultText). */
+export function resultFacts(r: ResultFacts, v: TaskView): string {
+  const s = v.state
+  const run = s.kind === 'idle' || s.kind === 'cooking' ? s.run : undefined
+  const state = s.kind === 'idle' ? outcomeWord(s.outcome) : s.kind
+  const lines = [`${r.task} "${claim(r.title, 120)}": ${state}${run !== undefined ? ` (run ${run})` : ''}${r.model ? `, model ${claim(r.model, 120)}` : ''}.`]
+  const land = r.landed === 'base' ? `landed on ${r.baseBranch}` : r.landed === 'remote' ? `landed on ${shown(r.remoteRef ?? '')} as of the last fetch, not on ${r.baseBranch}` : 'not landed'
+  const at = r.tip ? ` at ${r.tip}` : ''
+  lines.push(`Branch ${r.branch}${at}: ${r.ahead} commit${r.ahead === 1 ? '' : 's'} ahead of ${r.baseBranch}, ${land}${r.asOfOwner ? ' (as the owner last brought it back)' : ''}.`)
+  for (const c of r.commits ?? []) lines.push(`  ${claim(c, 120)}`)
+  if (r.commits && r.ahead > r.commits.length) lines.push(`  … and ${r.ahead - r.commits.length} more`)
+  if (r.backProblem) lines.push(`Not brought back: ${claim(r.backProblem, 400)}`)
+  lines.push(`Clone ${shown(r.worktree)}: ${cloneWords(r)}.`)
+  if (r.diffstat) for (const l of r.diffstat.split('\n').slice(0, 60)) lines.push(claim(l, 200))
+  if (v.tried.length > 0) lines.push(`Provider errors: ${triedList(v.tried)}.`)
+  if (r.cutLines) lines.push(`Run file: ${plural(r.cutLines, 'line')} longer than the kitchen keeps ${r.cutLines === 1 ? 'was' : 'were'} cut.`)
+  lines.push(`Files: ${shown(r.taskDir)}${r.runFile ? `, ${shown(r.runFile)}` : ''}${r.errFile ? `, ${shown(r.errFile)}` : ''}`)
+  return lines.join('\n')
+}
+
+function cloneWords(r: ResultFacts): string {
+  if (!r.worktreeExists) return 'gone'
+  const on = r.head === undefined ? 'HEAD detached' : r.head === r.branch ? `on ${r.branch}` : `HEAD on ${claim(r.head, 80)}, not on ${r.branch}`
+  if (!r.dirty) return `clean, ${on}`
+  const paths = (r.changes ?? []).map((c) => claim(c, 80)).join(', ')
+  return `uncommitted changes (${paths || 'files'}), ${on}`
+}
+
 /** The answer of close: what happened to the worktree and to the branch. */
 export function closeText(
-  c: { task: string; discarded: boolean; branch: string; baseBranch: string },
+  c: { task: string; discarded: boolean; branch: string; baseBranch: string; ended?: number },
   worktree: 'removed' | 'already-gone' | { error: string },
   branch: 'deleted' | 'kept' | 'already-gone' | { error: string },
 ): string {
-  const wt = typeof worktree === 'string' ? (worktree === 'removed' ? 'worktree removed' : 'worktree already gone') : `worktree not removed: ${worktree.error}`
+  const wt = typeof worktree === 'string' ? (worktree === 'removed' ? 'clone removed' : 'clone already gone') : `clone not removed: ${claim(worktree.error, 300)}`
   const br = typeof branch === 'string'
     ? branch === 'deleted' ? `branch ${c.branch} deleted` : branch === 'kept' ? `branch ${c.branch} kept (not on ${c.baseBranch})` : `branch ${c.branch} already gone`
-    : `branch ${c.branch} not deleted: ${branch.error}`
-  return `Closed ${c.task}${c.discarded ? ' (discarded)' : ''}: ${wt}, ${br}.`
+    : `branch ${c.branch} not deleted: ${claim(branch.error, 300)}`
+  const ended = c.ended ? `, ${plural(c.ended, 'leftover process', 'leftover processes')} of its runs ended` : ''
+  return `Closed ${c.task}${c.discarded ? ' (discarded)' : ''}: ${wt}, ${br}${ended}.`
+}
+
+/**
+ * The answer of a dispatch that could not create every task (a full disk): which tasks exist after
+ * it (they will launch), which do not, and what to do. A retry of the same dispatch creates only
+ * the missing ones.
+ */
+export function dispatchFailedText(created: readonly { task: string; branch: string }[], total: number, reason: string): string {
+  const why = claim(reason, 300)
+  if (created.length === 0) return `Nothing was dispatched: ${why}. No task was created; dispatch again once that is fixed.`
+  const list = created.map((t) => `${t.task} (${t.branch})`).join(', ')
+  return `Only ${created.length} of ${total} tasks ${created.length === 1 ? 'was' : 'were'} created: ${list}; ${created.length === 1 ? 'it launches' : 'they launch'} as usual. The rest failed: ${why}. Send the same dispatch again once that is fixed: the tasks already created are not created twice.`
 }
 
 // ---------------------------------------------------------------- cook prompts
@@ -332,7 +418,7 @@ export function briefPrompt(task: PromptTask, messages: readonly string[]): stri
   const parts = [
     `# Task ${task.id}: ${task.title}`,
     '',
-    `You work in the worktree ${task.worktree} on the branch ${task.branch}. Commit your work on that branch.`,
+    `You work in ${task.worktree}, a clone of the project of your own, on the branch ${task.branch}. Commit your work on that branch: the kitchen brings it back into the project.`,
     'End the run with exactly one report: done, needs_decision, blocked, or failed, with a short summary.',
     '',
     '## Brief',
@@ -383,4 +469,37 @@ export function launchPrompt(
     return messages.length > 0 ? `${p}\n${messagesPrompt(messages)}` : p
   }
   return messages.length > 0 ? messagesPrompt(messages) : CONTINUE_PROMPT
+}
+
+// ---------------------------------------------------------------- verify (chef_result's)
+
+/** Why verify did not run, in the kitchen's words. */
+export function verifyNotRunText(why: string): string {
+  return `Verify: not run: ${why}.`
+}
+
+/**
+ * What verify did: the command as the base branch declares it, where it ran, how it ended, and the
+ * tail of its output (the test's own words, escaped, indented under the kitchen's line).
+ */
+export function verifyText(v: {
+  command: string
+  from: string
+  baseBranch: string
+  clone: string
+  outcome: 'passed' | 'failed' | 'timed-out' | 'killed'
+  exitCode: number | null
+  timeoutMs: number
+  seconds: number
+  denied: boolean
+  tail: readonly string[]
+}): string[] {
+  const how = v.outcome === 'passed' ? 'passed'
+    : v.outcome === 'timed-out' ? `timed out after ${v.timeoutMs} ms`
+    : v.outcome === 'killed' ? 'was killed'
+    : `failed (exit ${v.exitCode ?? 'none'})`
+  const lines = [`Verify: \`${claim(v.command, 200)}\` (${claim(v.from, 120)} on ${v.baseBranch}) in the clone ${shown(v.clone)}, confined to it, ${how} in ${v.seconds.toFixed(1)} s.`]
+  if (v.denied) lines.push('  The sandbox refused a file access outside the clone.')
+  if (v.tail.some((l) => l.trim() !== '')) lines.push('Output tail:', ...v.tail.map((l) => `  ${claim(l, 300)}`))
+  return lines
 }

@@ -2,7 +2,8 @@
  * Kitchen config normalization: what a person writes (config.json or the harness's config layer) to
  * the `KitchenConfig` the kitchen uses. Never throws. Any error line makes the kitchen use the
  * defaults, so a half-understood config never half-applies; every problem is listed, not only the first.
- * The one exception is the older field name `recipe`, which loads with a line asking for the rename.
+ * The exceptions are the older field name `recipe`, which loads with a line asking for the rename,
+ * and `cookCommand`, which is never taken from a config and says so.
  */
 import { isRecord } from '../check.js'
 import {
@@ -34,8 +35,12 @@ export interface NormalizedConfig {
 const DURATIONS = ['killGraceMs', 'exitGraceMs', 'exitWaitMs', 'reclaimAfterMs'] as const
 const KEYS = ['maxCooks', 'models', 'model', 'thinking', 'cookArgs', 'cookCommand', 'rulebook', 'recipe', ...DURATIONS]
 
-/** `raw` is the parsed file (undefined when there is none). `source` names it in the error lines. */
-export function normalizeKitchenConfig(raw: unknown, source = 'config.json'): NormalizedConfig {
+/**
+ * `raw` is the parsed file (undefined when there is none). `source` names it in the error lines.
+ * `fromHost`: the config comes from the kitchen's host (the harness row), which alone may set what
+ * a cook is launched with (`cookArgs`); from a file those are ignored with a note.
+ */
+export function normalizeKitchenConfig(raw: unknown, source = 'config.json', fromHost = false): NormalizedConfig {
   const config = defaultKitchenConfig()
   if (raw === undefined || raw === null) return { config, errors: [] }
   if (!isRecord(raw)) return { config, errors: [`${source} must hold a JSON object, not ${kind(raw)}; the kitchen uses the defaults`] }
@@ -56,13 +61,14 @@ export function normalizeKitchenConfig(raw: unknown, source = 'config.json'): No
     else err(`${key} must be a whole number of milliseconds >= 0, not ${kind(v)}`)
   }
   if (raw.cookArgs !== undefined) {
-    if (Array.isArray(raw.cookArgs) && raw.cookArgs.every((a) => typeof a === 'string')) config.cookArgs = [...raw.cookArgs]
-    else err(`cookArgs must be a list of strings, for example ["--profile", "cook"]`)
+    if (!(Array.isArray(raw.cookArgs) && raw.cookArgs.every((a) => typeof a === 'string'))) err(`cookArgs must be a list of strings, for example ["--patch", "rulebook.yml"]`)
+    else if (fromHost) config.cookArgs = [...raw.cookArgs]
+    else if (raw.cookArgs.length > 0) notes.push(`${source}: cookArgs is ignored here; what a cook is launched with comes only from the kitchen's host (the kitchen row's cookArgs in dsh)`)
   }
-  if (raw.cookCommand !== undefined) {
-    if (Array.isArray(raw.cookCommand) && raw.cookCommand.length > 0 && raw.cookCommand.every((a) => typeof a === 'string')) config.cookCommand = [...raw.cookCommand]
-    else err(`cookCommand must be a non-empty list of strings, for example ["dsh", "--profile", "cook", "--prompt-file={promptFile}"]`)
-  }
+  // The launch command is never read from here: a config file is data any process in the kitchen
+  // directory could rewrite, and a command in it would run at every later launch. It comes only
+  // from the kitchen's host (KitchenDeps.cookCommand: the harness row's cookCommand).
+  if (raw.cookCommand !== undefined) notes.push(`${source}: cookCommand is ignored here; the cook command comes only from the kitchen's host (the kitchen row's cookCommand in dsh)`)
 
   config.models = models(raw, err)
 

@@ -2,45 +2,89 @@
  * The kitchen on disk: the only module that knows the layout, forwards (paths, writes) and backwards
  * (`taskOfRunFile`). One writer per file; every file read is checked before a field is used.
  *
- *   <root>/config.json                 the person (read only here)
- *   <root>/pass.lock                   the lease holder: Lease
+ *   <root>/config.json                 the person, when no host gives the config (read only here)
+ *   <root>/lease/<g>.json              the lease holder of generation g: Lease; the highest g is the lease
  *   <root>/projects/<name>.json        the owner, once: ProjectSpec
- *   <root>/tasks/<id>/task.json        the owner, once: TaskSpec (tmp + rename; mkdir of <id> is the exclusive step)
+ *   <root>/tasks/<id>/task.json        the owner, once: TaskSpec (built in tasks/.new-<tag>/, renamed onto the
+ *                                      empty tasks/<id> whose mkdir is the exclusive step)
  *   <root>/tasks/<id>/log.jsonl        the owner, append: LogEvent lines
+ *   <root>/tasks/<id>/review.index     the owner: a private git index to compare the clone with its branch
  *   <root>/tasks/<id>/runs/<n>.prompt.md  the owner: the launch intent of run n
  *   <root>/tasks/<id>/runs/<n>.jsonl   the cook's stdout; the owner only creates it empty (O_EXCL: the claim)
  *   <root>/tasks/<id>/runs/<n>.err     the cook's stderr, opened for append
  *   <root>/tasks/<id>/session/         the cook's agent session, shared by all runs
  *   <root>/tasks/<id>/inbox/*.msg      the owner, tmp + rename; inbox/handled/ holds delivered ones
- *   <root>/worktrees/<id>/             git, then the cook
+ *   <root>/worktrees/<id>/             the cook's clone: its own repository (objects borrowed read-only
+ *                                      from the project), the one place the cook writes
+ *   <root>/scratch/<tag>/              the owner: a base branch's tree checked out for a while (verify)
  *
  * Calls are synchronous: the files are small and local, and a tick makes thousands of stat calls whose
  * round trip through the thread pool would cost more than the calls. Writes are atomic (tmp + rename),
  * not durable (no fsync).
  */
 import {
-  closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync,
+  closeSync, constants, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync,
   unlinkSync, utimesSync, writeFileSync, writeSync,
 } from 'node:fs'
-import { basename, dirname, isAbsolute, join, sep } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { check } from '../check.js'
 import {
-  INBOX_NAME, KitchenError, inboxName, isProjectName, isTaskId, lease as leaseParser, parseProject,
+  INBOX_NAME, KitchenError, MAX_MESSAGE_CHARS, inboxName, isProjectName, isTaskId, lease as leaseParser, parseProject,
   parseRunLine, parseTask, parseTaskId, sameHolder, taskId,
   type HolderAlive, type KitchenSnapshot, type Lease, type LogEvent, type Millis, type PendingMessage,
-  type ProjectName, type ProjectSpec, type RunNo, type TaskId, type TaskSpec,
+  type ProjectName, type ProjectSpec, type RunLine, type RunNo, type TaskId, type TaskSpec,
 } from '../domain.js'
 
 import { normalizeKitchenConfig, type NormalizedConfig } from './config.js'
-import { LineReader, createExclusive, errno, listInbox, readJson, readTail, stat, tmpName, uniqueTag, writeAtomic } from './files.js'
+import { FileProblem, LineReader, createExclusive, errno, isCut, listInbox, readBounded, readJson, readTail, stat, tmpName, uniqueTag, writeAtomic } from './files.js'
 import { ERR_TAIL, SnapshotReader, type SnapshotLayout } from './snapshot.js'
 
 export { normalizeKitchenConfig, defaultKitchenConfig, DEFAULT_KITCHEN_CONFIG, type NormalizedConfig } from './config.js'
-export { LineReader } from './files.js'
+export { LineReader, isCut, FileProblem, MAX_LINE_BYTES, type CutLine, type ReadLine } from './files.js'
 export { foldRunLine, foldRunLines, EMPTY_RUN_FOLD } from './snapshot.js'
 
-/** The result of taking the lease. */
-export type Acquire = { kind: 'owner'; lease: Lease } | { kind: 'held'; holder: Lease }
+/**
+ * The result of taking the lease: the owner, held by a live holder, or `unwritable` when the kitchen
+ * can't be written at all (a read-only disk): then the session reads, and nobody writes from here.
+ */
+export type Acquire =
+  | { kind: 'owner'; lease: Lease }
+  | { kind: 'held'; holder: Lease }
+  | { kind: 'unwritable'; holder?: Lease; reason: string }
+
+/** A write the store is about to make, named for a test that makes it fail (a full or read-only disk). */
+export type StoreWrite = 'lease' | 'task' | 'log' | 'prompt' | 'message' | 'project' | 'claim'
+
+export interface StoreOptions {
+  /**
+   * The kitchen's config from its host (the harness row), raw: when given, config.json is never
+   * read. A file any process in the kitchen directory could write never decides how the kitchen runs.
+   */
+  config?: () => unknown
+  /** Throws to make a named write fail as the disk would (tests). */
+  writeFault?: (what: StoreWrite, path: string) => void
+}
+
+/**
+ * Errors that mean the kitchen directory cannot be written now: a read-only or full disk. Taking the
+ * lease then opens read-only; a read-only session tries again at each tick, so a disk that frees up
+ * gets its owner back.
+ */
+const UNWRITABLE = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOSPC', 'EDQUOT'])
+
+/** What a dispatch asks the store to create: one task per item, built once its id is allocated. */
+export interface NewTask {
+  project: ProjectName
+  build: (id: TaskId) => TaskSpec
+}
+
+/** A batch that could not be created whole: what exists after the rollback, and why it failed. */
+export class CreateTasksError extends Error {
+  override name = 'CreateTasksError'
+  constructor(readonly created: TaskSpec[], readonly failedAt: number, cause: unknown) {
+    super((cause as Error)?.message ?? String(cause), { cause })
+  }
+}
 
 export interface InboxMessage extends PendingMessage {
   text: string
@@ -53,18 +97,39 @@ export class Store implements SnapshotLayout {
   private readonly realTasks: string
   private readonly realWorktrees: string
   private reader?: SnapshotReader
+  private readonly options: StoreOptions
+  /** Why the kitchen's directories could not be made (a read-only disk); undefined when they are there. */
+  readonly unwritable: string | undefined
 
-  private constructor(root: string) {
+  private constructor(root: string, options: StoreOptions, unwritable: string | undefined) {
     this.root = root
+    this.options = options
+    this.unwritable = unwritable
     this.realRoot = realpathSync.native(root)
     this.realTasks = join(this.realRoot, 'tasks')
     this.realWorktrees = join(this.realRoot, 'worktrees')
   }
 
-  /** Opens the kitchen at `root`, creating its directories when they are missing. */
-  static open(root: string): Store {
-    for (const dir of ['projects', 'tasks', 'worktrees']) mkdirSync(join(root, dir), { recursive: true })
-    return new Store(root)
+  /**
+   * Opens the kitchen at `root`, creating its directories when they are missing. On a disk that
+   * can't be written the kitchen still opens, to be read: what is missing reads as empty.
+   */
+  static open(root: string, options: StoreOptions = {}): Store {
+    let unwritable: string | undefined
+    for (const dir of ['projects', 'tasks', 'worktrees', 'lease']) {
+      try {
+        mkdirSync(join(root, dir), { recursive: true })
+      } catch (error) {
+        if (!UNWRITABLE.has(errno(error) ?? '')) throw error
+        unwritable ??= `${join(root, dir)} can't be made: ${(error as Error).message}`
+      }
+    }
+    return new Store(root, options, unwritable)
+  }
+
+  /** A named write is about to happen: the test hook may fail it. */
+  private w(what: StoreWrite, path: string): void {
+    this.options.writeFault?.(what, path)
   }
 
   /** The kitchen of a cook's task directory: two levels up (`<root>/tasks/<id>`). */
@@ -75,7 +140,9 @@ export class Store implements SnapshotLayout {
   // ---------------------------------------------------------------- paths
 
   get configFile(): string { return join(this.root, 'config.json') }
-  get leaseFile(): string { return join(this.root, 'pass.lock') }
+  get leaseDir(): string { return join(this.root, 'lease') }
+  /** The file of lease generation `g`. */
+  leaseFile(g: number): string { return join(this.leaseDir, `${g}.json`) }
   get projectsDir(): string { return join(this.root, 'projects') }
   get tasksDir(): string { return join(this.root, 'tasks') }
   projectFile(name: ProjectName): string { return join(this.projectsDir, `${name}.json`) }
@@ -99,7 +166,64 @@ export class Store implements SnapshotLayout {
   sessionDir(id: TaskId): string { return join(this.taskDir(id), 'session') }
   inboxDir(id: TaskId): string { return join(this.taskDir(id), 'inbox') }
   handledDir(id: TaskId): string { return join(this.inboxDir(id), 'handled') }
+  /** The private index the kitchen compares a task's clone with (never the clone's own index). */
+  reviewIndex(id: TaskId): string { return join(this.taskDir(id), 'review.index') }
+  /** The task's clone: `worktrees/<id>` (the name is older than the clones). */
   worktree(id: TaskId): string { return join(this.root, 'worktrees', checkedId(id)) }
+  get scratchRoot(): string { return join(this.root, 'scratch') }
+
+  /** A fresh directory of the owner's for a while (a base tree to read); the caller removes it. */
+  scratchDir(): string {
+    mkdirSync(this.scratchRoot, { recursive: true })
+    const dir = join(this.scratchRoot, uniqueTag())
+    mkdirSync(dir)
+    return dir
+  }
+
+  /** Removes a scratch directory (only one under scratch/). */
+  removeScratch(dir: string): void {
+    const rel = relative(this.scratchRoot, dir)
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || rel.includes(sep)) return
+    rmSync(dir, { recursive: true, force: true })
+  }
+
+  /** Leftovers of an owner that stopped midway: scratch trees and half-made tasks. */
+  sweep(now: Millis = Date.now()): void {
+    try {
+      rmSync(this.scratchRoot, { recursive: true, force: true })
+    } catch {
+      // another owner's verify may be reading it; the next sweep takes it
+    }
+    try {
+      for (const name of readdirSync(join(this.root, 'worktrees'))) {
+        // a clone that was being built when its owner stopped
+        const path = join(this.root, 'worktrees', name)
+        if (name.startsWith('.new-') && now - (lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now) >= CREATING_MS) rmSync(path, { recursive: true, force: true })
+      }
+    } catch {
+      // no worktrees/ yet
+    }
+    let names: string[]
+    try {
+      names = readdirSync(this.tasksDir)
+    } catch {
+      return
+    }
+    for (const name of names) {
+      const path = join(this.tasksDir, name)
+      const st = lstatSync(path, { throwIfNoEntry: false })
+      if (!st?.isDirectory() || now - st.mtimeMs < CREATING_MS) continue
+      // a batch's staging directory, or an id reserved by a dispatch that stopped before its rename
+      if (name.startsWith('.new-')) rmSync(path, { recursive: true, force: true })
+      else if (isTaskId(name)) {
+        try {
+          rmdirSync(path) // only an empty reservation; a task directory is never empty
+        } catch {
+          // not empty: a task
+        }
+      }
+    }
+  }
 
   /**
    * Why `path` cannot be the worktree of `id`, or undefined: a task's worktree is this kitchen's
@@ -174,19 +298,46 @@ export class Store implements SnapshotLayout {
 
   // ---------------------------------------------------------------- config and lease
 
-  /** Reads config.json now. A missing file is the defaults; a bad one the defaults plus error lines. */
+  /**
+   * The kitchen config now: the host's when it gives one (config.json is then never read), else
+   * config.json. A missing file is the defaults; a bad one the defaults plus error lines.
+   */
   loadConfig(): NormalizedConfig {
+    if (this.options.config) return normalizeKitchenConfig(this.options.config(), 'the kitchen config', true)
     const r = readJson(this.configFile)
     if (r.ok) return normalizeKitchenConfig(r.value)
     if (r.missing) return normalizeKitchenConfig(undefined)
     return { config: normalizeKitchenConfig(undefined).config, errors: [`${r.reason}; the kitchen uses the default config until this is fixed`] }
   }
 
-  readLease(): { kind: 'none' } | { kind: 'lease'; lease: Lease } | { kind: 'broken'; reason: string } {
-    const r = readJson(this.leaseFile)
-    if (!r.ok) return r.missing ? { kind: 'none' } : { kind: 'broken', reason: r.reason }
+  /** Whether the config comes from the host (not from a file). */
+  get hostConfig(): boolean {
+    return this.options.config !== undefined
+  }
+
+  /** Lease generations on disk, highest first. */
+  private leaseGenerations(): number[] {
+    let names: string[]
+    try {
+      names = readdirSync(this.leaseDir)
+    } catch (error) {
+      if (errno(error) === 'ENOENT') return []
+      throw error
+    }
+    return names.map((n) => /^([1-9][0-9]{0,15})\.json$/.exec(n)?.[1]).filter((g): g is string => g !== undefined).map(Number).sort((a, b) => b - a)
+  }
+
+  /**
+   * The lease: the highest generation on disk. `none` when there is no lease file at all (nobody
+   * holds it: the next session to ask creates it), `broken` when that file does not parse.
+   */
+  readLease(): { kind: 'none'; gen: 0 } | { kind: 'lease'; lease: Lease; gen: number } | { kind: 'broken'; reason: string; gen: number } {
+    const gen = this.leaseGenerations()[0]
+    if (gen === undefined) return { kind: 'none', gen: 0 }
+    const r = readJson(this.leaseFile(gen))
+    if (!r.ok) return r.missing ? this.readLease() : { kind: 'broken', reason: `lease/${gen}.json: ${r.reason}`, gen }
     const c = check(leaseParser, r.value)
-    return c.ok ? { kind: 'lease', lease: c.value } : { kind: 'broken', reason: `pass.lock: ${c.reason}` }
+    return c.ok ? { kind: 'lease', lease: c.value, gen } : { kind: 'broken', reason: `lease/${gen}.json: ${c.reason}`, gen }
   }
 
   /** The lease as it is on disk, or undefined when there is none or it does not parse. */
@@ -195,45 +346,74 @@ export class Store implements SnapshotLayout {
     return r.kind === 'lease' ? r.lease : undefined
   }
 
-  /** Takes a free lease; false when a lease file exists. */
-  createLease(lease: Lease): boolean {
-    return createExclusive(this.leaseFile, JSON.stringify(lease) + '\n')
-  }
-
-  /** Replaces the lease (takeover, or a stale holder). */
-  replaceLease(lease: Lease): void {
-    writeAtomic(this.leaseFile, JSON.stringify(lease) + '\n')
+  /** Creates lease generation `gen` exclusively; false when another session created it first. */
+  createLease(lease: Lease, gen = this.readLease().gen + 1): boolean {
+    const file = this.leaseFile(gen)
+    this.w('lease', file)
+    mkdirSync(this.leaseDir, { recursive: true })
+    return createExclusive(file, JSON.stringify(lease) + '\n')
   }
 
   /**
-   * Take the lease when it is free, stale, unreadable, or when `takeover` says so. A free lease is
-   * created exclusively; a stale one is replaced by tmp plus rename and read back, so of two sessions
-   * that replace it at once only the one whose write stayed becomes the owner. The lease decides who
-   * writes and who is woken; the O_EXCL run claim, not the lease, is the hard guard against a double launch.
+   * Take the lease when it is free, stale, unreadable, or when `takeover` says so. Every change of
+   * holder creates the next generation's file exclusively (O_EXCL through a link), so of two
+   * sessions that find the same stale lease at the same moment exactly one creates it and becomes
+   * the owner; the other reads it back and is read-only. A missing lease is free for everyone: the
+   * first to ask creates it. A kitchen that can't be written answers `unwritable`: read-only, and no
+   * write is tried again by this call. The lease decides who writes and who is woken; the O_EXCL
+   * run claim, not the lease, is the hard guard against a double launch.
    */
   async acquireLease(mine: Lease, alive: HolderAlive, takeover = false): Promise<Acquire> {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    if (this.unwritable) return { kind: 'unwritable', ...holderOf(this.currentLease()), reason: this.unwritable }
+    // A chef of the kitchen's older layout may still run: while it lives, it holds the kitchen.
+    const legacy = readJson(join(this.root, 'pass.lock'))
+    if (legacy.ok) {
+      const old = check(leaseParser, legacy.value)
+      if (old.ok && !takeover && !sameHolder(old.value, mine) && (await alive(old.value))) return { kind: 'held', holder: old.value }
+    }
+    let forced = takeover
+    for (let attempt = 0; attempt < 8; attempt++) {
       const r = this.readLease()
       if (r.kind === 'lease' && sameHolder(r.lease, mine)) return { kind: 'owner', lease: r.lease }
-      if (r.kind === 'none') {
-        if (this.createLease(mine)) return { kind: 'owner', lease: mine }
-        continue
+      if (r.kind === 'lease' && !forced && (await alive(r.lease))) return { kind: 'held', holder: r.lease }
+      let made: boolean
+      try {
+        made = this.createLease(mine, r.gen + 1)
+      } catch (error) {
+        if (!UNWRITABLE.has(errno(error) ?? '')) throw error
+        return { kind: 'unwritable', ...holderOf(r.kind === 'lease' ? r.lease : undefined), reason: `the kitchen can't be written: ${(error as Error).message}` }
       }
-      if (r.kind === 'lease' && !takeover && (await alive(r.lease))) return { kind: 'held', holder: r.lease }
-      this.replaceLease(mine)
-      const after = this.currentLease()
-      if (sameHolder(after, mine)) return { kind: 'owner', lease: mine }
-      if (after) return { kind: 'held', holder: after }
+      if (made) {
+        this.dropLeasesBelow(r.gen + 1)
+        try { unlinkSync(join(this.root, 'pass.lock')) } catch { /* none, or not ours to remove */ }
+        return { kind: 'owner', lease: mine }
+      }
+      // Another session took generation g+1 at the same moment. A takeover takes it from them too,
+      // once: two deliberate takeovers end with the later one, never with both.
+      if (forced && attempt > 0) forced = false
     }
     const holder = this.currentLease()
     return holder ? { kind: 'held', holder } : { kind: 'held', holder: mine }
   }
 
+  /** Older generations, once a newer one exists: nobody reads them again. */
+  private dropLeasesBelow(gen: number): void {
+    for (const g of this.leaseGenerations()) {
+      if (g >= gen) continue
+      try {
+        unlinkSync(this.leaseFile(g))
+      } catch {
+        // already gone
+      }
+    }
+  }
+
   /** Give the lease up when `mine` still holds it. */
   releaseLease(mine: Lease): void {
-    if (!sameHolder(this.currentLease(), mine)) return
+    const r = this.readLease()
+    if (r.kind !== 'lease' || !sameHolder(r.lease, mine)) return
     try {
-      unlinkSync(this.leaseFile)
+      unlinkSync(this.leaseFile(r.gen))
     } catch {
       // already gone
     }
@@ -243,6 +423,7 @@ export class Store implements SnapshotLayout {
 
   addProject(spec: ProjectSpec): void {
     if (!isProjectName(spec.name)) throw new KitchenError('KITCHEN_BAD_INPUT', `"${spec.name}" is not a project name: use letters, digits, ".", "_" and "-", starting with a letter or digit`)
+    this.w('project', this.projectFile(spec.name))
     if (!createExclusive(this.projectFile(spec.name), JSON.stringify(spec, null, 2) + '\n')) {
       throw new KitchenError('KITCHEN_PROJECT_EXISTS', `a project named "${spec.name}" is already registered; pick another name with "name"`)
     }
@@ -253,35 +434,89 @@ export class Store implements SnapshotLayout {
     const r = readJson(this.projectFile(name))
     if (!r.ok) return undefined
     const p = parseProject(r.value)
-    return p.ok && p.value.name === name ? p.value : undefined
+    return p.ok && p.value.name === name && isAbsolute(p.value.path) ? p.value : undefined
   }
 
   // ---------------------------------------------------------------- tasks
 
   /**
-   * Allocates the next id `<project>-<n>` and writes task.json. The `mkdir` of the task directory is
-   * the exclusive step: two owners racing for the same number get one each.
+   * Creates every task of a batch, or none. Each task is built whole in a staging directory
+   * (`tasks/.new-<tag>`, which no reader lists), its id reserved by the `mkdir` of `tasks/<id>`
+   * (the exclusive step: two owners racing for a number get one each), and then renamed onto that
+   * empty reservation, so a reader sees a task complete or not at all. When any write fails (a full
+   * disk), the tasks of this batch made so far are removed again and CreateTasksError says which, if
+   * any, could not be (its `created`): nothing is left half-made or unlisted.
    */
-  createTask(project: ProjectName, build: (id: TaskId) => TaskSpec): TaskSpec {
-    if (!isProjectName(project)) throw new KitchenError('KITCHEN_BAD_INPUT', `"${project}" is not a project name`)
-    let n = 1
-    for (const name of readdirSync(this.tasksDir)) {
-      const p = parseTaskId(name)
-      if (p && p.project === project && p.n >= n) n = p.n + 1
-    }
-    for (let tries = 0; ; n++, tries++) {
-      const id = taskId(project, n)
+  createTasks(items: readonly NewTask[]): TaskSpec[] {
+    const done: { spec: TaskSpec; dir: string }[] = []
+    for (const [i, item] of items.entries()) {
       try {
-        mkdirSync(this.taskDir(id))
+        done.push(this.createOne(item))
       } catch (error) {
-        if (errno(error) === 'EEXIST' && tries < 10_000) continue
-        throw error
+        const left: TaskSpec[] = []
+        for (const d of done.reverse()) {
+          try {
+            rmSync(d.dir, { recursive: true, force: true })
+          } catch {
+            left.unshift(d.spec)
+          }
+        }
+        throw new CreateTasksError(left, i, error)
       }
-      for (const sub of ['runs', 'session', 'inbox', join('inbox', 'handled')]) mkdirSync(join(this.taskDir(id), sub))
+    }
+    return done.map((d) => d.spec)
+  }
+
+  /** One task of `createTasks` (see there). */
+  createTask(project: ProjectName, build: (id: TaskId) => TaskSpec): TaskSpec {
+    const r = this.createTasks([{ project, build }])
+    return r[0]!
+  }
+
+  private createOne(item: NewTask): { spec: TaskSpec; dir: string } {
+    const { project, build } = item
+    if (!isProjectName(project)) throw new KitchenError('KITCHEN_BAD_INPUT', `"${project}" is not a project name`)
+    const staging = join(this.tasksDir, `.new-${uniqueTag()}`)
+    let reserved: string | undefined
+    try {
+      this.w('task', staging)
+      mkdirSync(staging)
+      for (const sub of ['runs', 'session', 'inbox', join('inbox', 'handled')]) mkdirSync(join(staging, sub))
+      let n = 1
+      for (const name of readdirSync(this.tasksDir)) {
+        const p = parseTaskId(name)
+        if (p && p.project === project && p.n >= n) n = p.n + 1
+      }
+      let id: TaskId
+      for (let tries = 0; ; n++, tries++) {
+        id = taskId(project, n)
+        try {
+          mkdirSync(this.taskDir(id))
+          reserved = this.taskDir(id)
+          break
+        } catch (error) {
+          if (errno(error) === 'EEXIST' && tries < 10_000) continue
+          throw error
+        }
+      }
       const spec = build(id)
       if (spec.id !== id || spec.project !== project) throw new KitchenError('KITCHEN_BAD_INPUT', `task spec must keep the allocated id ${id}`)
-      writeAtomic(this.taskFile(id), JSON.stringify(spec, null, 2) + '\n')
-      return spec
+      const file = join(staging, 'task.json')
+      this.w('task', file)
+      writeFileSync(file, JSON.stringify(spec, null, 2) + '\n', { mode: 0o644, flag: 'wx' })
+      // rename(2) replaces the empty reservation atomically: the task appears whole.
+      renameSync(staging, reserved)
+      return { spec, dir: reserved }
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true })
+      if (reserved) {
+        try {
+          rmdirSync(reserved)
+        } catch {
+          // renamed into place already: the caller's rollback removes it
+        }
+      }
+      throw error
     }
   }
 
@@ -298,6 +533,7 @@ export class Store implements SnapshotLayout {
 
   appendLog(id: TaskId, event: LogEvent): void {
     this.ownDir(id)
+    this.w('log', this.logFile(id))
     const fd = openNoFollow(id, this.logFile(id), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT)
     try {
       writeSync(fd, JSON.stringify(event) + '\n')
@@ -309,6 +545,7 @@ export class Store implements SnapshotLayout {
 
   writePrompt(id: TaskId, run: RunNo, text: string): void {
     this.ownDir(id, 'runs')
+    this.w('prompt', this.promptFile(id, run))
     writeAtomic(this.promptFile(id, run), text)
     this.touch(id)
   }
@@ -330,7 +567,7 @@ export class Store implements SnapshotLayout {
   readPrompt(id: TaskId, run: RunNo): string | undefined {
     this.ownDir(id, 'runs')
     try {
-      return readNoFollow(id, this.promptFile(id, run))
+      return readNoFollow(id, this.promptFile(id, run), PROMPT_BYTES)
     } catch (error) {
       if (errno(error) === 'ENOENT') return undefined
       throw error
@@ -343,6 +580,7 @@ export class Store implements SnapshotLayout {
    */
   claimRun(id: TaskId, run: RunNo): number {
     this.ownDir(id, 'runs')
+    this.w('claim', this.runFile(id, run))
     try {
       const fd = openSync(this.runFile(id, run), 'wx', 0o644)
       this.touch(id)
@@ -362,6 +600,30 @@ export class Store implements SnapshotLayout {
   /** Bytes in the run file, or undefined when it does not exist. */
   runFileSize(id: TaskId, run: RunNo): number | undefined {
     return stat(this.runFile(id, run))?.size
+  }
+
+  /** Size and mtime of the run file (not followed), or undefined. */
+  runFileStat(id: TaskId, run: RunNo): { size: number; mtimeMs: Millis } | undefined {
+    const st = lstatSync(this.runFile(id, run), { throwIfNoEntry: false })
+    return st ? { size: st.size, mtimeMs: st.mtimeMs } : undefined
+  }
+
+  /**
+   * A run file the log does not claim, moved out of the way (to `<n>.jsonl.unclaimed-<tag>`, which no
+   * reader takes for a run) so the kitchen's own claim of that number can be made. Kept, not
+   * deleted: it is evidence of who wrote into the kitchen.
+   */
+  moveAsideRun(id: TaskId, run: RunNo): boolean {
+    this.ownDir(id, 'runs')
+    const path = this.runFile(id, run)
+    try {
+      renameSync(path, `${path}.unclaimed-${uniqueTag()}`)
+      this.touch(id)
+      return true
+    } catch (error) {
+      if (errno(error) === 'ENOENT') return false
+      throw error
+    }
   }
 
   /** Removes an empty claim so the same run can launch again. False when the file has output or is gone. */
@@ -384,12 +646,27 @@ export class Store implements SnapshotLayout {
     return readTail(this.errFile(id, run), bytes)
   }
 
-  /** Every line of a run file, parsed; bad lines counted. For results and transcripts, not the tick. */
-  readRunLines(id: TaskId, run: RunNo): { lines: ReturnType<typeof parseRunLine>[]; bad: number } {
+  /**
+   * Every line of a run file, parsed; bad and cut lines counted. For results and transcripts, not the
+   * tick; at most `maxLines` lines are kept (the newest), so a huge run costs bounded memory.
+   */
+  readRunLines(id: TaskId, run: RunNo, maxLines = 10_000): { lines: RunLine[]; bad: number } {
     const reader = new LineReader()
-    const raw = reader.read(this.runFile(id, run)).lines
-    const lines = raw.map(parseRunLine)
-    return { lines: lines.filter((l) => l !== undefined), bad: lines.filter((l) => l === undefined).length }
+    const lines: RunLine[] = []
+    let bad = 0
+    for (;;) {
+      const got = reader.read(this.runFile(id, run))
+      for (const raw of got.lines) {
+        const line = isCut(raw) ? undefined : parseRunLine(raw)
+        if (!line) bad++
+        else {
+          lines.push(line)
+          if (lines.length > maxLines) lines.shift()
+        }
+      }
+      if (!got.more) break
+    }
+    return { lines, bad }
   }
 
   // ---------------------------------------------------------------- inbox
@@ -399,8 +676,14 @@ export class Store implements SnapshotLayout {
     const name = inboxName(at, uniqueTag())
     const dir = this.ownDir(id, 'inbox')
     const tmp = tmpName(dir, 'msg')
-    writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' })
-    renameSync(tmp, join(dir, name))
+    this.w('message', tmp)
+    try {
+      writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' })
+      renameSync(tmp, join(dir, name))
+    } catch (error) {
+      try { unlinkSync(tmp) } catch { /* never made */ }
+      throw error
+    }
     this.touch(id)
     return name
   }
@@ -411,7 +694,7 @@ export class Store implements SnapshotLayout {
     const dir = this.ownDir(id, 'inbox')
     for (const m of listInbox(dir)) {
       try {
-        out.push({ ...m, text: readNoFollow(id, join(dir, m.name)) })
+        out.push({ ...m, text: readNoFollow(id, join(dir, m.name), MESSAGE_BYTES) })
       } catch (error) {
         if (errno(error) !== 'ENOENT') throw error
       }
@@ -449,6 +732,16 @@ export class Store implements SnapshotLayout {
   }
 }
 
+/** A task directory without task.json younger than this is being created, not broken. */
+export const CREATING_MS = 10_000
+/** A prompt holds a brief and messages, each capped; an inbox message is capped at dispatch. */
+const MESSAGE_BYTES = MAX_MESSAGE_CHARS * 4 + 1024
+const PROMPT_BYTES = 8 * 1024 * 1024
+
+function holderOf(lease: Lease | undefined): { holder?: Lease } {
+  return lease ? { holder: lease } : {}
+}
+
 function checkedId(id: string): string {
   if (!isTaskId(id)) throw new KitchenError('KITCHEN_BAD_INPUT', `"${id}" is not a task id like "api-7"; the board lists the tasks`)
   return id
@@ -468,11 +761,12 @@ function openNoFollow(id: string, path: string, flags: number): number {
   }
 }
 
-function readNoFollow(id: string, path: string): string {
-  const fd = openNoFollow(id, path, constants.O_RDONLY)
+/** A task file's text: a regular file only (no symlink, no FIFO), at most `max` bytes. */
+function readNoFollow(id: string, path: string, max: number): string {
   try {
-    return readFileSync(fd, 'utf8')
-  } finally {
-    closeSync(fd)
+    return readBounded(path, max)
+  } catch (error) {
+    if (error instanceof FileProblem) throw brokenTask(id, `${error.message}. Replace it with the kitchen's own file`)
+    throw error
   }
 }

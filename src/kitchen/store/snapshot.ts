@@ -8,19 +8,26 @@
  * in flight is polled: its cook appends to the run file and err file and moves inbox messages, and
  * none of that changes the task directory. An mtime within RACY_MS of the moment it was seen is not
  * trusted (filesystem timestamps are coarse), so a change in the same tick as a read is never missed.
- * Run-file lines are folded as they arrive (the fold at the end of this file). Nothing in a task is
- * followed through a symlink, and a task.json naming a branch or worktree that is not the task's own
- * makes the task broken.
+ * Run-file lines are folded as they arrive (the fold at the end of this file), at most a budget of
+ * bytes per file and tick, lines over the reader's cap cut, so a huge or hostile run file costs
+ * bounded memory and time and never breaks the task. Nothing in a task is followed through a
+ * symlink, and a task.json naming a branch or worktree that is not the task's own makes the task
+ * broken.
+ *
+ * Which runs a task has: for a task of format 2, the runs its log records (a `prompt` or `launch`
+ * event); a run file is that run's output only when a `launch` event claims it, and any other file
+ * in runs/ is not a run (a non-empty one is listed as a problem). Older tasks count their files.
  */
 import { lstatSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import {
-  REPORT_TOOL, isTaskId, oneLine, parseLogLine, taskBranchProblem, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
+  REPORT_TOOL, TASK_FORMAT, isTaskId, oneLine, parseLogLine, taskBranchProblem, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
   type BrokenTask, type KitchenSnapshot, type LogEvent, type Millis, type PendingMessage, type ProjectSpec,
   type RunFold, type RunLine, type RunNo, type RunRecord, type TaskId, type TaskRecord, type TaskSpec,
 } from '../domain.js'
 import type { NormalizedConfig } from './config.js'
 import { normalizeKitchenConfig } from './config.js'
-import { LineReader, listInbox, readJson, readTail, stat } from './files.js'
+import { LineReader, isCut, listInbox, readJson, readTail, stat } from './files.js'
 
 export type { BrokenTask, KitchenSnapshot, RunRecord, TaskRecord }
 
@@ -29,6 +36,11 @@ const RACY_MS = 2_000
 /** A task directory without task.json younger than this is being created, not broken. */
 const CREATING_MS = 10_000
 export const ERR_TAIL = 2_048
+/** The longest texts a fold keeps: a run's memory stays small however much its cook writes. */
+const MAX_KEPT_TEXT = 4_000
+const MAX_KEPT_ERROR = 1_000
+/** What one tick reads of one run file at most: a huge file is caught up with over a few ticks. */
+const RUN_READ_BUDGET = 16 * 1024 * 1024
 
 interface DirSig { mtimeMs: number; ino: number; seenAt: number }
 interface FileSig { mtimeMs: number; ino: number; size: number }
@@ -43,7 +55,9 @@ class RunCache {
   errSize = 0
   errTail = ''
   fold: RunFold = EMPTY_RUN_FOLD
-  reader = new LineReader()
+  reader = new LineReader({ budget: RUN_READ_BUDGET })
+  /** The reader stopped at its budget: the file has bytes it did not read yet. */
+  more = false
   /** A newer run exists and this one had its final read. */
   frozen = false
   record?: RunRecord
@@ -54,11 +68,12 @@ class RunCache {
 
   resetClaim(): void {
     this.fold = EMPTY_RUN_FOLD
-    this.reader = new LineReader()
+    this.reader = new LineReader({ budget: RUN_READ_BUDGET })
     this.size = 0
     this.mtimeMs = 0
     this.errSize = 0
     this.errTail = ''
+    this.more = false
     this.frozen = false
   }
 }
@@ -74,6 +89,12 @@ class TaskCache {
   log: LogEvent[] = []
   logBad = 0
   logReader = new LineReader()
+  logMore = false
+  /** Format 2: the runs the log records, and those it claims (a `launch` event). */
+  intents = new Set<number>()
+  launched = new Set<number>()
+  /** Run files no `launch` event claims that hold output: listed as problems. */
+  strays: string[] = []
   closed = false
   worktreeGone = false
   runsDir?: DirSig
@@ -99,10 +120,13 @@ class TaskCache {
     this.entries = [this.taskFile, this.logFile, this.runsPath, this.inboxPath, layout.handledDir(tid), layout.sessionDir(tid)].map((p) => [p, rel(p)])
   }
 
-  /** The last run is claimed and has not settled: its cook may be writing, or moving messages. */
+  /** The last run is claimed and has not settled (its cook may be writing), or a run file is half read. */
   active(): boolean {
     let last: RunCache | undefined
-    for (const r of this.runs.values()) if (!last || r.n > last.n) last = r
+    for (const r of this.runs.values()) {
+      if (r.more && !r.frozen) return true
+      if (!last || r.n > last.n) last = r
+    }
     return last !== undefined && last.claimed && last.fold.settledAt === undefined
   }
 }
@@ -130,6 +154,8 @@ export interface SnapshotLayout {
   runEntry(file: string): { n: number; kind: 'prompt' | 'run' } | undefined
   worktree(id: TaskId): string
   loadConfig(): NormalizedConfig
+  /** The config comes from the host, not from configFile. */
+  readonly hostConfig: boolean
 }
 
 export class SnapshotReader {
@@ -162,6 +188,7 @@ export class SnapshotReader {
     const tasks: TaskRecord[] = []
     const broken: BrokenTask[] = []
     let badLines = 0
+    const problems: string[] = []
     const byName = new Map(projects.map((p) => [p.name, p]))
     for (const name of this.snapTaskNames()) {
       let cache = this.tasks.get(name)
@@ -186,8 +213,10 @@ export class SnapshotReader {
       else {
         tasks.push(rec)
         badLines += rec.badLines
+        for (const p of cache.strays) problems.push(`task ${name}: ${p}`)
       }
     }
+    errors.push(...problems)
     return { at: now, config: config.config, errors, projects, tasks, broken, badLines }
   }
 
@@ -204,6 +233,7 @@ export class SnapshotReader {
   }
 
   private snapConfig(): NormalizedConfig {
+    if (this.layout.hostConfig) return this.layout.loadConfig()
     const st = stat(this.layout.configFile)
     const sig = st && { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size }
     if (sameFile(sig, this.configSig) && !racy(sig)) return this.configCache
@@ -304,24 +334,41 @@ export class SnapshotReader {
     if (td === 'gone') return undefined
     if (td) c.taskDirSig = td
     const active = c.active()
-    if (!td && c.record && !active && (!c.closed || c.worktreeGone)) return c.record
+    if (!td && !c.logMore && c.record && !active && (!c.closed || c.worktreeGone)) return c.record
 
-    if (td) {
-      const log = c.logReader.read(c.logFile)
+    let logChanged = false
+    if (td || c.logMore) {
+      let log
+      try {
+        log = c.logReader.read(c.logFile)
+      } catch (error) {
+        delete c.record
+        this.tasks.delete(c.id)
+        return { id: c.id, reason: `log.jsonl can't be read: ${(error as Error).message}` }
+      }
+      c.logMore = log.more
       if (log.reset) {
         c.log = []
         c.logBad = 0
         c.closed = false
+        c.intents = new Set()
+        c.launched = new Set()
       }
       if (log.lines.length > 0 || log.reset) {
         dirty = true
+        logChanged = true
         c.log = [...c.log]
         for (const text of log.lines) {
-          const e = parseLogLine(text)
+          const e = isCut(text) ? undefined : parseLogLine(text)
           if (!e) c.logBad++
           else {
             c.log.push(e)
             if (e.type === 'closed') c.closed = true
+            else if (e.type === 'prompt') c.intents.add(e.run)
+            else if (e.type === 'launch') {
+              c.intents.add(e.run)
+              c.launched.add(e.run)
+            }
           }
         }
       }
@@ -333,7 +380,7 @@ export class SnapshotReader {
         dirty = true
       }
     } else {
-      if (this.snapRuns(c, td !== undefined)) dirty = true
+      if (this.snapRuns(c, td !== undefined, logChanged)) dirty = true
       if (c.links) {
         delete c.record
         return { id: c.id, reason: c.links }
@@ -354,7 +401,7 @@ export class SnapshotReader {
     const runs: RunRecord[] = []
     let bad = c.logBad
     for (const r of [...c.runs.values()].sort((a, b) => a.n - b.n)) {
-      r.record ??= { n: r.n, hasPrompt: r.hasPrompt, claimed: r.claimed, size: r.size, mtimeMs: r.mtimeMs, errSize: r.errSize, errTail: r.errTail, fold: r.fold }
+      r.record ??= { n: r.n, hasPrompt: r.hasPrompt, claimed: r.claimed, size: r.size, mtimeMs: r.mtimeMs, errSize: r.errSize, errTail: r.errTail, fold: r.fold, ...(r.more ? { partial: true } : {}) }
       runs.push(r.record)
       bad += r.fold.bad
     }
@@ -385,13 +432,17 @@ export class SnapshotReader {
   }
 
   /** Updates the runs of a task; true when anything changed. */
-  private snapRuns(c: TaskCache, scan: boolean): boolean {
+  private snapRuns(c: TaskCache, scan: boolean, logChanged: boolean): boolean {
     const dir = c.runsPath
     let dirty = false
-    const changed = scan ? this.changedDir(dir, c.runsDir) : undefined
+    const claims = c.spec?.format === TASK_FORMAT
+    let changed = scan ? this.changedDir(dir, c.runsDir) : undefined
+    // Format 2: a new event can make a file a run (or not) without the directory changing.
+    if (!changed && claims && logChanged) changed = this.changedDir(dir, undefined)
     if (changed) {
       c.runsDir = changed === 'gone' ? undefined : changed
       const seen = new Map<number, { prompt: boolean; run: boolean }>()
+      const strays: string[] = []
       for (const ent of changed === 'gone' ? [] : readdirSync(dir, { withFileTypes: true })) {
         const name = ent.name
         const entry = this.layout.runEntry(name)
@@ -401,10 +452,25 @@ export class SnapshotReader {
           return true
         }
         const n = entry.n
+        // Format 2: only what the log records is a run; a file beside it is nobody's claim.
+        if (claims && !c.intents.has(n)) {
+          if (entry.kind === 'run' && (lstatSync(join(dir, name), { throwIfNoEntry: false })?.size ?? 0) > 0) strays.push(`runs/${name} was not claimed by the kitchen; it is not read`)
+          continue
+        }
+        if (claims && entry.kind === 'run' && !c.launched.has(n)) {
+          if ((lstatSync(join(dir, name), { throwIfNoEntry: false })?.size ?? 0) > 0) strays.push(`runs/${name} was not claimed by the kitchen; it is not read`)
+          continue
+        }
         const e = seen.get(n) ?? { prompt: false, run: false }
         if (entry.kind === 'run') e.run = true
         else e.prompt = true
         seen.set(n, e)
+      }
+      // A run the log records keeps its place even before (or without) its files.
+      if (claims) for (const n of c.intents) if (!seen.has(n)) seen.set(n, { prompt: false, run: false })
+      if (strays.join('\n') !== c.strays.join('\n')) {
+        c.strays = strays
+        dirty = true
       }
       for (const n of c.runs.keys()) {
         if (!seen.has(n)) {
@@ -438,21 +504,37 @@ export class SnapshotReader {
         dirty = true
       }
       // A settled run has said everything; a newer run was claimed only after this run's cook was
-      // gone. Either way this was the final read.
-      if (r.n < last || r.fold.settledAt !== undefined) r.frozen = true
+      // gone. Either way this was the final read, once nothing is left unread.
+      if (!r.more && (r.n < last || r.fold.settledAt !== undefined)) r.frozen = true
     }
     return dirty
   }
 
   private pollRun(r: RunCache): boolean {
     const path = r.path
-    const st = stat(path)
+    const st = lstatSync(path, { throwIfNoEntry: false })
     if (!st) return false
     let changed = false
-    if (st.size !== r.size || st.mtimeMs !== r.mtimeMs) {
-      const got = r.reader.read(path)
-      if (got.reset) r.fold = EMPTY_RUN_FOLD
-      r.fold = foldRunLines(r.fold, got.lines.map(parseRunLine))
+    if (st.size !== r.size || st.mtimeMs !== r.mtimeMs || r.more) {
+      try {
+        const got = r.reader.read(path)
+        if (got.reset) r.fold = EMPTY_RUN_FOLD
+        let cut = 0
+        const parsed: (RunLine | undefined)[] = []
+        for (const line of got.lines) {
+          if (isCut(line)) cut++
+          else parsed.push(parseRunLine(line))
+        }
+        r.fold = foldRunLines(r.fold, parsed)
+        if (cut > 0) r.fold = { ...r.fold, bad: r.fold.bad + cut, cut: (r.fold.cut ?? 0) + cut }
+        r.more = got.more
+      } catch (error) {
+        // A run file that can't be read (a FIFO planted in its place, an I/O error): the run's own
+        // problem, named; the task and the rest of the kitchen read on.
+        r.fold = { ...r.fold, readError: `runs/${r.n}.jsonl can't be read: ${(error as Error).message}` }
+        r.more = false
+        r.frozen = true
+      }
       r.size = st.size
       r.mtimeMs = st.mtimeMs
       changed = true
@@ -536,9 +618,9 @@ function apply(next: Mutable, line: RunLine | undefined): void {
       break
     case 'assistant':
       next.model = line.model
-      if (line.text.trim() !== '') next.lastText = line.text.trim()
+      if (line.text.trim() !== '') next.lastText = keep(line.text.trim(), MAX_KEPT_TEXT)
       if (line.stopReason === 'error') {
-        next.providerError = line.error ?? 'the model call failed with no error text'
+        next.providerError = keep(line.error ?? 'the model call failed with no error text', MAX_KEPT_ERROR)
         act(`provider error: ${oneLine(next.providerError, 80)}`)
       } else {
         delete next.providerError
@@ -549,7 +631,7 @@ function apply(next: Mutable, line: RunLine | undefined): void {
       act(line.activity.trim() === '' ? line.tool : `${line.tool}: ${oneLine(line.activity, 120)}`)
       break
     case 'tool_end':
-      if (line.tool === REPORT_TOOL && line.report && !line.isError) next.report = line.report
+      if (line.tool === REPORT_TOOL && line.report && !line.isError) next.report = { status: line.report.status, summary: keep(line.report.summary, MAX_KEPT_TEXT) }
       act('thinking')
       break
     case 'settled':
@@ -557,7 +639,12 @@ function apply(next: Mutable, line: RunLine | undefined): void {
       act('settled')
       break
     case 'runner_error':
-      next.runnerError = line.message
+      next.runnerError = keep(line.message, MAX_KEPT_ERROR)
       break
   }
+}
+
+/** A text kept by a fold, cut to `max` characters with an ellipsis. */
+function keep(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`
 }

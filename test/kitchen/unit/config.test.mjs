@@ -2,7 +2,8 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { normalizeKitchenConfig, DEFAULT_KITCHEN_CONFIG } from '../../../dist/src/kitchen/store/index.js'
 
-const norm = (raw) => normalizeKitchenConfig(raw)
+// The config as the kitchen's host gives it (the harness row): the only source of cookArgs.
+const norm = (raw) => normalizeKitchenConfig(raw, 'config.json', true)
 
 test('no config gives the defaults and no error line', () => {
   const { config, errors } = norm(undefined)
@@ -107,4 +108,18 @@ test('grace periods, cookArgs, maxCooks and unknown fields are checked; never a 
   assert.match(norm({ maxcooks: 2 }).errors[0], /unknown field "maxcooks"/)
   assert.match(norm([1]).errors[0], /must hold a JSON object, not a list/)
   assert.equal(DEFAULT_KITCHEN_CONFIG.maxCooks, 3)
+})
+
+test('from a file, what a cook is launched with is ignored with a note, never used: cookArgs and cookCommand', () => {
+  const { config, errors } = normalizeKitchenConfig({ maxCooks: 2, cookArgs: ['--patch', '/evil.yml'], cookCommand: ['/bin/sh', '-c', 'rm -rf ~'] })
+  assert.equal(config.maxCooks, 2, 'the rest of the file applies')
+  assert.deepEqual(config.cookArgs, [])
+  assert.equal(config.cookCommand, undefined)
+  assert.equal(errors.length, 2)
+  assert.match(errors.join('\n'), /cookArgs is ignored here; what a cook is launched with comes only from the kitchen's host/)
+  assert.match(errors.join('\n'), /cookCommand is ignored here; the cook command comes only from the kitchen's host/)
+  // from the host, cookArgs is taken; a cookCommand is still not (the host hands it over on its own)
+  const host = normalizeKitchenConfig({ cookArgs: ['--x'], cookCommand: ['a'] }, 'the kitchen config', true)
+  assert.deepEqual(host.config.cookArgs, ['--x'])
+  assert.equal(host.config.cookCommand, undefined)
 })

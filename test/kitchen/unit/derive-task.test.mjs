@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { deriveTask } from '../../../dist/src/kitchen/derive/index.js'
+import { deriveTask, plan } from '../../../dist/src/kitchen/derive/index.js'
 import { record, run, config, lines } from './helpers.mjs'
 
 const cfg = config()
@@ -160,4 +160,16 @@ test('with no frozen candidates the launch uses the kitchen default of this mome
   const v = deriveTask(record(), undefined, 0, config({ models: { default: ['d/one', 'd/two'] } }))
   assert.deepEqual(v.candidate, { model: 'd/one' })
   assert.equal(deriveTask(record(), undefined, 0, cfg).candidate, undefined)
+})
+
+test('a run file the kitchen has not read to its end says nothing final: in flight, no notice, no launch', () => {
+  const partial = { ...run(1, lines({ settled: false })), partial: true }
+  const v = derive(record({ runs: [partial] }))
+  assert.equal(v.state.kind, 'cooking')
+  assert.equal(v.state.activity.text, 'the kitchen is still reading its run file')
+  assert.equal(v.notice, undefined)
+  const p = plan([record({ runs: [partial] })], new Map(), 1e13, cfg)
+  assert.deepEqual(p.actions, [])
+  // read to its end, the same run is a crash as before
+  assert.equal(derive(record({ runs: [run(1, lines({ settled: false }))] })).state.outcome.cause, 'crash')
 })

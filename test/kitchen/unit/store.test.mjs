@@ -241,17 +241,25 @@ test('projects are created once; a second add of the same name is refused', (t) 
   assert.equal(store.readProject('nope'), undefined)
 })
 
-test('the lease is created exclusively, replaced on purpose, and a broken lease is reported', (t) => {
+test('the lease: each generation is created exclusively, the highest is the lease, a broken one is reported', async (t) => {
   const { store } = kitchen(t)
-  assert.deepEqual(store.readLease(), { kind: 'none' })
+  assert.deepEqual(store.readLease(), { kind: 'none', gen: 0 })
   const lease = { pid: 123, pidStart: '4567', sessionId: 's1', since: 1 }
-  assert.equal(store.createLease(lease), true)
-  assert.equal(store.createLease({ ...lease, pid: 124 }), false)
-  assert.deepEqual(store.readLease(), { kind: 'lease', lease })
-  store.replaceLease({ ...lease, pid: 999 })
+  assert.equal(store.createLease(lease, 1), true)
+  assert.equal(store.createLease({ ...lease, pid: 124 }, 1), false, 'generation 1 is taken')
+  assert.deepEqual(store.readLease(), { kind: 'lease', lease, gen: 1 })
+  assert.equal(store.createLease({ ...lease, pid: 999 }), true, 'the next generation')
   assert.equal(store.readLease().lease.pid, 999)
-  writeFileSync(store.leaseFile, '{"pid": "x"}')
+  assert.equal(store.readLease().gen, 2)
+  writeFileSync(store.leaseFile(3), '{"pid": "x"}')
   assert.equal(store.readLease().kind, 'broken')
+  // a broken lease is taken over by the next generation
+  const got = await store.acquireLease({ ...lease, pid: 5 }, async () => true)
+  assert.equal(got.kind, 'owner')
+  assert.equal(store.readLease().gen, 4)
+  assert.deepEqual(readdirSync(store.leaseDir), ['4.json'], 'older generations are dropped')
+  store.releaseLease({ ...lease, pid: 5 })
+  assert.deepEqual(store.readLease(), { kind: 'none', gen: 0 })
 })
 
 test('readTask gives the reason for a broken task.json and refuses an unknown task', (t) => {

@@ -101,10 +101,13 @@ test('close verdict: refusals name the stored branch and the way out; discard ov
   assert.equal(r.ok, false)
   assert.equal(r.code, 'KITCHEN_CLOSE_REFUSED')
   assert.deepEqual(r.reasons, [
-    'the worktree of api-7 has uncommitted changes on chef/api-7; commit them there',
-    'the worktree of api-7 is not on its branch chef/api-7 (HEAD: detached at 1a2b3c4), so commits made there would be lost; check out chef/api-7 there',
+    'the clone of api-7 has uncommitted changes on chef/api-7; commit them there',
+    'the clone of api-7 is not on its branch chef/api-7 (HEAD: detached at 1a2b3c4), so commits made there would be lost; check out chef/api-7 there',
     'branch chef/api-7 has 2 commits on neither main nor a remote-tracking branch; merge or push chef/api-7',
   ])
+  const rewritten = closeVerdict(v, { ...facts, notBack: 'the clone\'s chef/api-7 no longer contains 1a2b3c4' }, false)
+  assert.match(rewritten.message, /no longer contains 1a2b3c4, so the clone holds work the project does not/)
+  assert.equal(closeVerdict(v, { ...facts, notBack: 'x' }, true).ok, true, 'discard drops it')
   assert.match(r.message, /Or close it with discard: true to drop the work\.$/)
   assert.deepEqual(closeVerdict(v, { ...facts, dirty: true, landed: false }, true), { ok: true, deleteBranch: true })
   const cooking = view(record({ runs: [run(1, 'crashed.jsonl')] }), { pid: 3, run: 1 })
