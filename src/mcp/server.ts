@@ -14,13 +14,17 @@
  * - The curated recipes: search, render, and (only with `allowRecipeRun`) run; a recipe of risk
  *   medium or above, or marked for confirmation, runs only with `confirm: true` (curated/confirm.ts);
  *   each recipe is also a resource (`command-scout://recipes/<id>`, its definition as JSON).
+ * - Prompts (prompts.ts), built from the same book and plan: how to build, test and lint the
+ *   repository, what to run before a commit, one per curated category; their arguments complete
+ *   (`completion/complete`), and a change of the list sends `notifications/prompts/list_changed`.
  */
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import { resolve } from 'node:path'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import {
-  CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
+  CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   type CallToolResult, type ServerNotification, type ServerRequest, type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
@@ -40,6 +44,7 @@ import { currentPlatform, RecipeRenderError, renderRecipe } from '../curated/ren
 import { renderRunText, runRendered } from '../curated/run.js'
 import { CATEGORIES, PLATFORMS, RISKS, type Platform } from '../curated/schema.js'
 import { CURATED_DESCRIPTIONS, searchAnswer, searchText } from '../curated/summary.js'
+import { completePromptArgument, getPrompt, listPrompts, promptListSignature, type PromptContext } from './prompts.js'
 
 export const SERVER_NAME = 'command-scout'
 export const CURATED_TOOL_NAMES = { search: 'curated_recipe_search', render: 'curated_recipe_render', run: 'curated_recipe_run' } as const
@@ -247,22 +252,31 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
   const inflight = new Set<Promise<unknown>>()
   let plan: PlannedTool[] = []
   let listed = ''
+  let promptsListed = ''
   let connected = false
 
   const server = new Server(
     { name: SERVER_NAME, version: options.version },
     {
-      capabilities: { tools: { listChanged: true }, resources: {} },
+      capabilities: { tools: { listChanged: true }, resources: {}, prompts: { listChanged: true }, completions: {} },
       instructions: 'Tools of this server run the commands the repository declares (Makefile, package.json scripts, justfile, deno tasks, Cargo, Taskfile) in their own directories, and find, render or run vetted how-to recipes. A call that deletes, overwrites, publishes or deploys runs only with "confirm": true: ask the user before passing it. Arguments are words (a list of strings), never shell code.',
     },
   )
 
+  const promptContext = (): PromptContext => ({
+    root: live.root, book: live.book(), plan, library, allowRecipeRun: options.allowRecipeRun === true, platform, curated: CURATED_TOOL_NAMES,
+  })
   const replan = () => {
     plan = planTools(live.book(), config, Object.values(CURATED_TOOL_NAMES), { root: live.root })
     const signature = JSON.stringify(plan.map((t) => [t.name, t.signature]))
     if (signature === listed) return
     listed = signature
     if (connected) void server.sendToolListChanged().catch((error) => log(`tools/list_changed not sent: ${(error as Error).message}`))
+    // The prompts' list names what the book holds (their descriptions count its commands).
+    const prompts = promptListSignature(promptContext())
+    if (prompts === promptsListed) return
+    promptsListed = prompts
+    if (connected) void server.sendPromptListChanged().catch((error) => log(`prompts/list_changed not sent: ${(error as Error).message}`))
   }
   const live = new LiveBook(root, { watch: options.watch ?? true, onChange: replan })
   for (const collector of BUILTIN_COLLECTORS) {
@@ -348,6 +362,15 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
       return textResult(`No tool \`${name}\`${hint}`, true)
     }
     return callCommandTool(tool, args, extra)
+  })
+  // An unknown prompt, argument or value throws a PromptError: the SDK answers with its code
+  // (invalid params) and message, which names the known ones.
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listPrompts(promptContext()) }))
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => getPrompt(promptContext(), request.params.name, request.params.arguments ?? {}))
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument } = request.params
+    if (ref.type !== 'ref/prompt') return { completion: { values: [], total: 0, hasMore: false } }
+    return { completion: completePromptArgument(promptContext(), ref.name, argument.name, argument.value) }
   })
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: library().recipes.map((r) => ({ uri: `${RECIPE_URI_PREFIX}${r.id}`, name: r.id, title: r.title, description: r.description.trim(), mimeType: 'application/json' })),
