@@ -23,7 +23,7 @@ export const OUTPUT_DIRS: ReadonlySet<string> = new Set([
   'zig-out', '.zig-cache', '.dart_tool', '.build', 'DerivedData', '.terraform', '.serverless', '.vercel', '.wrangler', '.netlify',
 ])
 /** Files that are build output wherever they are. */
-const OUTPUT_FILES = /(\.(o|a|so|dylib|obj|lo|la|pyc|pyo|class|tsbuildinfo|log|gcda|gcno|gcov|d)|\.egg-info|~)$/
+const OUTPUT_FILES = /(\.(o|a|so|dylib|obj|lo|la|pyc|pyo|class|tsbuildinfo|log|gcda|gcno|gcov|d|tgz)|\.egg-info|~)$/
 
 /** Why a path is not free to delete or overwrite; undefined when it is. */
 export type PathJudgement = string | undefined
@@ -93,6 +93,13 @@ export class PathJudge {
     return false
   }
 
+  /** Whether the word names git's own data (`.git/hooks/pre-commit`): writing there changes what git runs. */
+  isGitData(word: ShellWord, cwd: string): boolean {
+    if (word.dynamic) return false
+    const rel = relative(this.root, this.#absolute(word.value, cwd)).split(sep).join('/')
+    return rel === '.git' || rel.startsWith('.git/')
+  }
+
   /** Whether the word names a place inside the repository. */
   insideRepository(word: ShellWord, cwd: string): boolean {
     const rel = relative(this.root, this.#absolute(word.value, cwd))
@@ -130,6 +137,9 @@ export class PathJudge {
     const literalAfter = segments.slice(firstGlob + 1).filter((s) => !/[*?[{]/.test(s))
     if (firstGlob !== -1 && literalAfter.some((s) => OUTPUT_DIRS.has(s)) && !this.#trackedMatch(path)) return undefined
     const name = segments[segments.length - 1]!
+    // `dist-*`, `build.*`: names made from an output directory's name.
+    const stem = /^([A-Za-z_.]+)[-_.]/.exec(name)?.[1]
+    if (firstGlob === segments.length - 1 && stem && OUTPUT_DIRS.has(stem) && !this.#trackedMatch(path)) return undefined
     if (firstGlob === segments.length - 1 && name !== '*' && name !== '.*' && name !== '**') {
       // A name pattern in a fixed directory: judge a file it would match.
       const sample = [...fixed, name.replace(/\*\*?|\?|\[[^\]]*\]|\{([^,}]*)[^}]*\}/g, (_m, alt) => alt ?? 'x')].join('/')

@@ -415,6 +415,10 @@ export function judgeSimple(command: SimpleCommand, ctx: RuleContext): Array<Rul
     if (hit) hits.push({ ...hit, command: text })
   }
   for (const write of command.writes) {
+    if (ctx.paths.isGitData(write.target, command.cd ?? ctx.cwd)) {
+      add({ kind: 'overwrites', reason: `writes into git's own data (\`${write.target.text}\`)` })
+      continue
+    }
     if (!write.truncates) continue
     const why = ctx.paths.judge(write.target, command.cd ?? ctx.cwd, 'overwrite')
     if (why) add({ kind: 'overwrites', reason: `overwrites ${why} (a \`>\` redirection)` })
@@ -526,6 +530,17 @@ function deleteHit(deleter: string, operands: readonly ShellWord[], hidden: bool
     targets.push(w)
   }
   const label = deleter === 'git rm' ? 'git rm' : deleter
+  // `rm -rf $(find . -name __pycache__)`: what find lists is what it would delete with -delete.
+  const found = targets.filter((t) => t.dynamic && /^(\$\(|`)\s*find\s[^;&|`()]*(\)|`)$/.test(t.text))
+  if (found.length && found.length === targets.length) {
+    for (const t of found) {
+      const inner = t.text.replace(/^(\$\(|`)\s*/, '').replace(/\s*(\)|`)$/, '')
+      const words = inner.split(/\s+/).slice(1).map((w) => literalWord(w.replace(/^(['"])(.*)\1$/, '$2')))
+      const hit = findHit([...words, literalWord('-delete')], ctx)
+      if (hit) return hit
+    }
+    return undefined
+  }
   if (targets.length === 0 && hidden) return { kind: 'deletes', reason: `deletes files it is given at run time (\`${label}\` behind xargs or parallel), which can't be known before it runs` }
   const bad = targets.map((t) => ctx.paths.judge(t, ctx.cwd)).filter((why): why is string => why !== undefined)
   if (bad.length === 0) return undefined
@@ -581,6 +596,10 @@ function overwriteHit(head: string, args: readonly ShellWord[], hidden: boolean,
   const flags = args.filter((w) => isOption(w.value)).map((w) => w.value)
   const hasShort = (letter: string) => flags.some((f) => /^-[a-zA-Z]+$/.test(f) && f.includes(letter))
   const judge = (w: ShellWord, how: 'delete' | 'overwrite' = 'overwrite') => ctx.paths.judge(w, ctx.cwd, how)
+  if (['cp', 'install', 'ln', 'mv', 'tee'].includes(head)) {
+    const into = args.filter((w) => !isOption(w.value)).find((w, k, all) => (head === 'tee' || k === all.length - 1) && ctx.paths.isGitData(w, ctx.cwd))
+    if (into) return { kind: 'overwrites', reason: `writes into git's own data (\`${into.text}\`: a hook there runs at every commit)` }
+  }
   switch (head) {
     case 'sed':
     case 'gsed':
@@ -741,7 +760,15 @@ const TASK_RUNNER_HEADS = new Set(['make', 'gmake', 'npm', 'pnpm', 'yarn', 'bun'
 /** A subcommand word that names the action (publish, deploy, ...): `docusaurus deploy`, `gulp publish`, `napi pre-publish`. */
 const SUBCOMMAND_NAME_WORDS = new Set(['deploy', 'undeploy', 'publish', 'unpublish', 'destroy', 'teardown', 'upload'])
 
+/** Task runners the gate can't read the tasks of (grunt, gulp, rake, gradle, ...): their task's name is what there is. */
+const UNREAD_RUNNERS = new Set(['grunt', 'gulp', 'rake', 'invoke', 'nox', 'tox', 'turbo', 'lerna', 'ant', 'sbt', 'bazel', 'earthly', 'dagger', 'gradle', 'gradlew'])
+
 function subcommandNameHit(head: string, args: readonly ShellWord[]): RuleHit | undefined {
+  if (UNREAD_RUNNERS.has(head)) {
+    const task = args.find((w) => !isOption(w.value) && !w.dynamic && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value))
+    const says = task && nameSays(task.value)
+    return says ? { kind: 'unknown', reason: `runs the ${head} task \`${task!.value}\`, whose body the gate can't read, and its name says it ${says}` } : undefined
+  }
   if (TASK_RUNNER_HEADS.has(head)) return undefined
   // The subcommand is the word right after the command, a plain name (not a file such as `upload-pack.o`).
   const sub = args[0]
