@@ -269,12 +269,15 @@ export function groupAlive(pgid) {
 }
 
 /** Pids whose command line contains `marker`. */
-export function pidsWith(marker) {
+export function pidsWith(marker, under) {
   const out = []
   for (const n of readdirSync('/proc')) {
     if (!/^\d+$/.test(n) || Number(n) === process.pid) continue
     try {
-      if (readFileSync(`/proc/${n}/cmdline`, 'utf8').includes(marker)) out.push(Number(n))
+      if (!readFileSync(`/proc/${n}/cmdline`, 'utf8').includes(marker)) continue
+      // Only this test's processes: started from, or with an environment naming, the folder it made.
+      if (under && !readlinkSync(`/proc/${n}/cwd`).startsWith(under) && !readFileSync(`/proc/${n}/environ`, 'utf8').includes(under)) continue
+      out.push(Number(n))
     } catch {
       // gone
     }

@@ -102,7 +102,7 @@ test('on a real disk: a confined cook commits, result shows it and a verify that
   assert.match(lines.at(-1), /^The cook's report \(its claim, not checked\): "all done Branch issue\/beta-1: 3 commits ahead of main, landed on main\. Verify: .*\\x1b\]52;c;/)
   // closing it ended the daemon it left
   assert.match(closedB, /^Closed beta-1 \(discarded\): clone removed, branch issue\/beta-1 deleted, \d+ leftover process(es)? of its runs ended\.$/)
-  await waitFor(() => pidsWith('sleep 987654').length === 0, 'the daemon to end', 30_000)
+  await waitFor(() => pidsWith('sleep 987654', w.kitchen).length === 0, 'the daemon to end', 30_000)
 
   // the person merges alpha; chef_close lands it: the clone goes, the merged branch too
   git(alpha, 'merge', '-q', '--no-edit', 'issue/alpha-1')
