@@ -132,21 +132,22 @@ export interface PlanOptions {
 const planVerdicts = new WeakMap<RecipeBook, Map<string, Verdict>>()
 
 /**
- * Milliseconds one plan may spend judging what its tools run. A body is read from its manifests
- * (a 4,000-line Makefile's target can take 100 ms), and a plan is made when a session starts: past
- * this, the rest of the tools are described without the gate's word, and each call is judged when
- * it is made, as every call is.
+ * Shell lines one plan may judge (each body line, nested shell and script counts one). A body is
+ * read from its manifests, and a plan is made when a session starts: a package script is a few
+ * lines, one target of a 4,000-line Makefile can be 1,300. Past this, the rest of the tools are
+ * described without the gate's word, and each call is judged when it is made, as every call is.
+ * Counted in lines rather than time, so that the same book always gets the same plan.
  */
-export const PLAN_JUDGING_MS = 250
+export const PLAN_JUDGING_LINES = 4_000
 
-/** The gate's verdict on a recipe called without words, remembered for as long as this book lives; undefined past the plan's deadline. */
-export function plannedVerdict(book: RecipeBook, recipe: Recipe, root: string, deadline = Infinity): Verdict | undefined {
+/** The gate's verdict on a recipe called without words, remembered for as long as this book lives; undefined once the plan's work is spent. */
+export function plannedVerdict(book: RecipeBook, recipe: Recipe, root: string, bounded = false): Verdict | undefined {
   let verdicts = planVerdicts.get(book)
   if (!verdicts) planVerdicts.set(book, (verdicts = new Map()))
   let verdict = verdicts.get(recipe.id)
-  if (verdict || performance.now() > deadline) return verdict
   const shared = planReadings.get(book) ?? sharedReading()
   planReadings.set(book, shared)
+  if (verdict || (bounded && shared.lines >= PLAN_JUDGING_LINES)) return verdict
   verdicts.set(recipe.id, (verdict = guardedJudgement(() => judgeRecipeCall(recipe, [], { root, book, shared }))))
   return verdict
 }
@@ -189,9 +190,8 @@ export function planTools(
   if (effectiveExposure(config, offered, missing) === 'tools') {
     // Names over the whole book, so a tool keeps its name whether hooks are offered or not.
     const names = book.assignToolNames(config.naming.style, reserved)
-    const deadline = performance.now() + PLAN_JUDGING_MS
     return offered.map((recipe) => {
-      const verdict = plannedVerdict(book, recipe, root, deadline) ?? UNJUDGED
+      const verdict = plannedVerdict(book, recipe, root, true) ?? UNJUDGED
       const risk = verdict.destructive ? reasonClause(verdict) : undefined
       const runnerMissing = missing.has(recipe.runner)
       return {
@@ -209,8 +209,7 @@ export function planTools(
   for (let n = 2; reserved.has(name); n++) name = `${DISPATCHER_NAME}_${n}`
   const shown = offered.length === book.size ? book : new RecipeBook(offered)
   // Judged against the whole book (a body may call a hook), and only for the tasks the description shows.
-  const deadline = performance.now() + PLAN_JUDGING_MS
-  const asks = (recipe: Recipe) => plannedVerdict(book, recipe, root, deadline)?.destructive === true
+  const asks = (recipe: Recipe) => plannedVerdict(book, recipe, root, true)?.destructive === true
   const description = dispatcherDescription(dispatchTasks(shown), asks, missing)
   return [{ kind: 'dispatcher', name, book: shown, description, signature: JSON.stringify([offered, [...missing], description]) }]
 }

@@ -16,7 +16,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/sdk/types.js'
-import { dispatchTasks, missingRunnersOf, plannedVerdict, PLAN_JUDGING_MS, type PlannedTool } from '../exposure.js'
+import { dispatchTasks, missingRunnersOf, plannedVerdict, type PlannedTool } from '../exposure.js'
 import type { Recipe } from '../recipe.js'
 import type { RecipeBook } from '../recipe-book.js'
 import { supportedPlatforms } from '../curated/render.js'
@@ -129,7 +129,6 @@ function offeredCommands(ctx: PromptContext, judge = false): Offered[] {
   const out: Offered[] = []
   const recipes = ctx.plan.flatMap((t) => (t.kind === 'recipe' ? [t.recipe] : dispatchTasks(t.book).map((d) => d.recipe)))
   const missing = missingRunnersOf(recipes)
-  const deadline = performance.now() + PLAN_JUDGING_MS
   for (const tool of ctx.plan) {
     if (tool.kind === 'recipe') {
       out.push({ recipe: tool.recipe, kind: commandKind(tool.recipe), call: `tool ${tool.name}`, short: tool.name, asks: tool.risk !== undefined, runnerMissing: missing.has(tool.recipe.runner) })
@@ -142,7 +141,7 @@ function offeredCommands(ctx: PromptContext, judge = false): Offered[] {
       const op = (counts.get(t.task) ?? 0) > 1 ? `${t.runner}:${t.task}` : t.task
       const kind = commandKind(t.recipe)
       // Judged only for what a prompt lists (and within the plan's budget): the call is judged again when made.
-      const asks = judge && kind !== undefined && plannedVerdict(ctx.book, t.recipe, ctx.root, deadline)?.destructive === true
+      const asks = judge && kind !== undefined && plannedVerdict(ctx.book, t.recipe, ctx.root, true)?.destructive === true
       const shown = visibleClaim(JSON.stringify(op), VALUE_CHARS)
       out.push({ recipe: t.recipe, kind, call: `tool ${tool.name}, op ${shown}`, short: shown, asks, runnerMissing: missing.has(t.runner) })
     }

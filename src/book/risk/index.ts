@@ -48,10 +48,12 @@ export interface GateContext {
  */
 export interface SharedReading {
   readonly paths: Map<string, PathJudge>
+  /** Shell texts parsed by these judgements so far: the work they did, for a caller that bounds it. */
+  lines: number
 }
 
 export function sharedReading(): SharedReading {
-  return { paths: new Map() }
+  return { paths: new Map(), lines: 0 }
 }
 
 /** A call's `args` that can't be taken as words: says why, for the model or the person. */
@@ -186,6 +188,7 @@ class Judgement {
   /** `self`: the recipe whose body this is, when it is one. */
   line(text: string, cwd: string, via: readonly string[], file: string | undefined, lineNo: number | undefined, depth: number, self?: Recipe): void {
     if (depth > MAX_DEPTH) return this.unknown({ text, file: file ?? '', ...(lineNo ? { line: lineNo } : {}), why: 'it is nested too deeply to follow', via })
+    if (this.ctx.shared) this.ctx.shared.lines++
     const parsed = parseShell(text)
     if (parsed.broken) this.unknown({ text, file: file ?? '', ...(lineNo ? { line: lineNo } : {}), why: 'it is not shell text the parser can read whole', via })
     for (const command of parsed.commands) {
