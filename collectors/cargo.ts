@@ -15,7 +15,7 @@ import { smolToml } from './lazy.js'
 import { shellWord } from './shell-word.js'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../src/recipe.js'
 import type { Collector, CollectContext, CollectorResult } from './types.js'
-import { readText, relPosix } from './fs.js'
+import { preview, readText, relPosix } from './fs.js'
 import { packageTargets, type CargoTarget } from './cargo-targets.js'
 import { expandMembers, isUnder, memberInside, pathDependencies, WorkspaceRules } from './cargo-workspace.js'
 
@@ -102,7 +102,7 @@ export function loadPackages(root: string): { packages: CargoPackage[]; diagnost
     const file = join(dir, 'Cargo.toml')
     const manifest = dir === root ? rootManifest : readManifest(s, file)
     if (manifest === 'missing') {
-      diag(s, rootFile, `workspace member ${relPosix(root, dir)}${via && via !== relPosix(root, dir) ? ` (from "${via}")` : ''} has no Cargo.toml; add one, or remove it from members (or add it to exclude)`)
+      diag(s, rootFile, `workspace member ${preview(relPosix(root, dir))}${via && via !== relPosix(root, dir) ? ` (from "${preview(via)}")` : ''} has no Cargo.toml; add one, or remove it from members (or add it to exclude)`)
       continue
     }
     if (manifest === 'invalid') continue
@@ -121,7 +121,7 @@ export function loadPackages(root: string): { packages: CargoPackage[]; diagnost
     }
     const dup = byName.get(name)
     if (dup) {
-      diag(s, file, `two workspace packages are named \`${name}\` (also ${relPosix(root, dup.manifest.file)}); cargo refuses this, rename one`)
+      diag(s, file, `two workspace packages are named \`${name}\` (also ${preview(relPosix(root, dup.manifest.file))}); cargo refuses this, rename one`)
       continue
     }
     const { targets, problems } = packageTargets({ dir, name, edition: edition(pkgTable, workspace), manifest: manifest.doc, text: manifest.text })

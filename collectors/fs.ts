@@ -3,12 +3,13 @@
  * through them: only regular files are read (never a FIFO or a device, whatever a symlink points
  * to), never more than MAX_MANIFEST_BYTES, nothing once the scan's time budget is spent, and a
  * file that can't be read is reported (through the active guard, see guard.ts) instead of
- * looking missing. Every question a collector asks the file system goes through here (and
+ * looking missing, and nothing more than MAX_DEPTH directories below the root is read, listed
+ * or resolved (a real-path call's cost grows with the square of the depth). Every question a collector asks the file system goes through here (and
  * observe.ts records it), so that a result can be proved fresh without running the collector.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Dirent, type Stats } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import { MAX_MANIFEST_BYTES, outOfTime, preview, realRoot, reportProblem } from './guard.js'
+import { MAX_DEPTH, MAX_MANIFEST_BYTES, outOfTime, preview, realRoot, reportProblem, startsOnInput, tooDeep } from './guard.js'
 import { observedEnv, observedReaddir, observedRealpath, observedStat } from './observe.js'
 
 export { MAX_MANIFEST_BYTES, preview } from './guard.js'
@@ -75,6 +76,7 @@ function mib(bytes: number): string {
  */
 export function readFileText(path: string, options: ReadTextOptions = {}): ReadOutcome {
   if (outOfTime()) return { kind: 'refused', reason: 'the scan ran out of time' }
+  if (tooDeep(path)) return { kind: 'refused', reason: `it is more than ${MAX_DEPTH} directories deep (MAX_DEPTH)` }
   const limit = options.maxBytes ?? MAX_MANIFEST_BYTES
   const refuse = (reason: string): ReadOutcome => {
     reportProblem(path, `${reason}; it is not read`, 'error', `read\0${path}`)
@@ -92,6 +94,8 @@ export function readFileText(path: string, options: ReadTextOptions = {}): ReadO
   if (special) return refuse(`is ${special}, not a regular file (reading it could block or never end)`)
   const limitName = options.maxBytes === undefined ? 'MAX_MANIFEST_BYTES' : options.limitName ?? 'the limit for this file'
   if (st.size > limit) return refuse(`is ${mib(st.size)}, over the ${mib(limit)} limit for a manifest (${limitName})`)
+  // From here the collector works on input: under the wall clock (guard.ts, runGuarded).
+  startsOnInput()
   let fd: number
   try {
     // O_NONBLOCK: should the path turn into a FIFO between the stat and the open, the open
@@ -142,18 +146,28 @@ export function statPath(path: string): Stats | undefined {
   }
 }
 
-/** A directory's entries with their types; throws like readdirSync. */
+/** A directory's entries with their types; throws like readdirSync; none more than MAX_DEPTH below the root. */
 export function listDir(path: string): Dirent[] {
-  return observedReaddir(path)
+  if (tooDeep(path)) return []
+  const entries = observedReaddir(path)
+  startsOnInput(entries.length)
+  return entries
 }
 
-/** The real path (symlinks resolved); throws like realpathSync.native. */
+/** The error a real-path call gives for a path too deep to resolve (guard.ts's MAX_DEPTH). */
+function tooDeepError(path: string): Error {
+  return Object.assign(new Error(`ENAMETOOLONG: more than ${MAX_DEPTH} directories deep, realpath '${path}'`), { code: 'ENAMETOOLONG' })
+}
+
+/** The real path (symlinks resolved); throws like realpathSync.native, and for a path more than MAX_DEPTH below the root. */
 export function realPath(path: string): string {
+  if (tooDeep(path)) throw tooDeepError(path)
   return observedRealpath(path)
 }
 
-/** The real path, or `path` itself when it can't be resolved (a missing include keeps its name). */
+/** The real path, or `path` itself when it can't be resolved (a missing include keeps its name; one too deep is not read, see readFileText). */
 export function realOrSelf(path: string): string {
+  if (tooDeep(path)) return path
   try {
     return observedRealpath(path)
   } catch {
@@ -213,6 +227,7 @@ export function isInside(real: string, base: string): boolean {
 export function resolveInsideRoot(root: string, path: string): InsideRoot {
   const abs = isAbsolute(path) ? path : join(root, path)
   const shown = preview(relPosix(root, abs))
+  if (tooDeep(abs)) return { ok: false, why: 'unreadable', message: `${shown} is more than ${MAX_DEPTH} directories below the scanned directory (MAX_DEPTH); it is not read` }
   let real: string
   try {
     real = observedRealpath(abs)

@@ -8,9 +8,10 @@
  * documented way in.
  */
 import type { Dirent, Stats } from 'node:fs'
-import { isInside } from './fs.js'
+import { join, sep } from 'node:path'
+import { isInside, realPath } from './fs.js'
 import { observedReaddir, observedRealpath, observedStat } from './observe.js'
-import { activeGuard, MAX_DIRECTORIES, outOfTime, realRoot } from './guard.js'
+import { activeGuard, MAX_DIRECTORIES, outOfTime, realRoot, startsOnInput, tooDeep } from './guard.js'
 import { picomatch, tinyglobby } from './lazy.js'
 
 export const MAX_PATTERN_LENGTH = 512
@@ -127,6 +128,10 @@ export interface Crawler {
 export function crawler(root: string, options: CrawlOptions): Crawler {
   const base = realRoot(root)
   const listed = new Set<string>()
+  // A plain subdirectory's real path is its parent's plus its name: known from the parent's
+  // listing (which observe.ts records), so a crawl asks the real path of a link only, never of
+  // every directory (each such call costs the square of the path's depth).
+  const realOf = new Map<string, string>()
   const readdir = (path: string, known?: string): Dirent[] => {
     if (outOfTime()) return []
     const guard = activeGuard()
@@ -134,27 +139,33 @@ export function crawler(root: string, options: CrawlOptions): Crawler {
       guard.directoriesCapped = true
       return []
     }
+    const dir = path.length > 1 && (path.endsWith('/') || path.endsWith(sep)) ? path.slice(0, -1) : path
+    if (tooDeep(dir)) return []
     let real: string
     try {
-      real = known ?? observedRealpath(path)
+      real = known ?? realOf.get(dir) ?? observedRealpath(dir)
     } catch {
       return []
     }
     if (listed.has(real) || (options.insideRoot && !isInside(real, base))) return []
     listed.add(real)
     if (guard) guard.directories++
+    let entries: Dirent[]
     try {
-      return observedReaddir(path)
+      entries = observedReaddir(dir)
     } catch {
       return []
     }
+    startsOnInput(entries.length)
+    for (const e of entries) if (e.isDirectory()) realOf.set(join(dir, e.name), join(real, e.name))
+    return entries
   }
   const stat = (path: string): Stats => {
     const st = observedStat(path)
     if (!st) throw Object.assign(new Error(`ENOENT: no such file or directory, stat '${path}'`), { code: 'ENOENT' })
     return st
   }
-  return { readdir, stat, realpath: observedRealpath }
+  return { readdir, stat, realpath: realPath }
 }
 
 /** The `fs` adapter tinyglobby crawls with: a crawler's rules. */

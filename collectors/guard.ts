@@ -1,10 +1,12 @@
 /**
- * The guard a collector runs under: a time budget, the limits every scan keeps, and the problems
- * the file helpers (`fs.ts`) meet on the way (a FIFO, an oversized or unreadable manifest, a member
- * outside the root). Collectors are synchronous, so one guard is active at a time; the helpers
- * consult it without any collector passing it around, and a collector written tomorrow gets the
- * same protection by calling the helpers.
+ * The guard a collector runs under: a time budget held by the wall clock (runGuarded), the limits
+ * every scan keeps (sizes, counts, MAX_DEPTH), and the problems the file helpers (`fs.ts`) meet on
+ * the way (a FIFO, an oversized or unreadable manifest, a member outside the root, a path too
+ * deep). Collectors are synchronous, so one guard is active at a time; the helpers consult it
+ * without any collector passing it around, and a collector written tomorrow gets the same
+ * protection by calling the helpers.
  */
+import { Script } from 'node:vm'
 import { observedRealpath } from './observe.js'
 import type { Recipe } from '../src/recipe.js'
 
@@ -20,6 +22,13 @@ export const MAX_DIRECTORIES = 50_000
 export const MAX_DIAGNOSTICS = 1_000
 /** Default wall-clock budget of one collector (a scan runs several in turn). */
 export const DEFAULT_BUDGET_MS = 10_000
+/**
+ * Deepest a path may lie below the scan root for a collector to resolve it, read it or list it.
+ * A real-path call costs the square of a path's depth (the C library asks for every prefix), so a
+ * chain of 2,000 nested directories made one call cost half a second and a crawl of it minutes;
+ * real repositories nest a few dozen levels at most.
+ */
+export const MAX_DEPTH = 64
 
 export interface GuardProblem {
   /** Absolute path of the file or directory concerned. */
@@ -42,6 +51,14 @@ export interface ScanGuard {
   directoriesCapped: boolean
   /** Real path of the root, computed on first use. */
   realRoot?: string
+  /** Components of the root's path, computed on first use (tooDeep). */
+  rootDepth?: number
+  /** The pass before the wall clock (runGuarded): ended as soon as the collector starts on its input. */
+  firstPass: boolean
+  /** That pass was ended: the work runs again under the clock. */
+  armed: boolean
+  /** Directory entries listed in the first pass. */
+  listed: number
 }
 
 let active: ScanGuard | undefined
@@ -67,24 +84,137 @@ function nowMs(): number {
 }
 
 /**
- * Runs `fn` (one collector's work) under a fresh guard. Nested calls keep the outer guard, so a
- * collector that calls another shares its budget.
+ * The end of a budget that is spent winding down: from `budget - windDown` the helpers answer
+ * "nothing more", so a collector returns what it found; at the budget it is stopped wherever it
+ * is (stopAfterMs). A quarter of a short budget, at most a second of a long one.
  */
-export function runGuarded<T>(root: string, budgetMs: number, fn: () => T): GuardedResult<T> {
-  if (active) return { value: fn(), guard: active }
-  const guard: ScanGuard = {
+export function windDownMs(budgetMs: number): number {
+  return Math.min(1_000, budgetMs / 4)
+}
+
+/** The least time between the wind-down and the stop: a busy machine can leave a process unscheduled for tens of milliseconds. */
+const LEAST_WIND_DOWN_MS = 250
+
+/** When the wall clock stops a collector: at its budget, and never sooner than LEAST_WIND_DOWN_MS into the wind-down (budgets under 1 s). */
+export function stopAfterMs(budgetMs: number): number {
+  return Math.max(budgetMs, budgetMs - windDownMs(budgetMs) + LEAST_WIND_DOWN_MS)
+}
+
+/** Thrown by runGuarded when the wall clock stopped the work at its budget (nothing it found is kept). */
+export class BudgetStop extends Error {
+  override name = 'BudgetStop'
+  /** The guard of the work it stopped: the problems met until then. */
+  guard?: ScanGuard
+}
+
+// V8's own watchdog: vm's `timeout` ends the script's execution wherever it is (a loop, a regular
+// expression, a library's parser) once the time is up; the function runs inside a script so that
+// it is under it. The function is handed over through a global slot, as a script sees only globals.
+const SLOT = Symbol.for('command-scout.guarded')
+let stopScript: Script | undefined
+function underWallClock<T>(fn: () => T, ms: number): T {
+  stopScript ??= new Script(`globalThis[Symbol.for('command-scout.guarded')]()`, { filename: 'command-scout-guard' })
+  const slot = globalThis as unknown as Record<symbol, (() => void) | undefined>
+  const previous = slot[SLOT]
+  // Whether `fn` returned: a watchdog thread that a busy machine starts late can find its time up
+  // after the script ended, and report a timeout for work that was done.
+  let done = false
+  let value: T
+  slot[SLOT] = () => {
+    value = fn()
+    done = true
+  }
+  try {
+    stopScript.runInThisContext({ timeout: Math.max(1, Math.ceil(ms)), displayErrors: false })
+    return value!
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      if (done) return value!
+      throw new BudgetStop(`stopped at its time budget`)
+    }
+    throw error
+  } finally {
+    slot[SLOT] = previous
+  }
+}
+
+/** Entries a collector may list before its work counts as reading input (see runGuarded). */
+const LISTED_BEFORE_CLOCK = 1_000
+
+/** Thrown into a collector's first pass (see runGuarded) when it starts on its input: the pass is done again under the clock. */
+const ARM = Symbol('command-scout.arm-the-clock')
+
+/**
+ * Called by the file helpers when the running collector reads a file, or lists more than a few
+ * directories' worth of entries: from here on, its input decides how long it runs, so it must be
+ * under the wall clock. In a first pass (see runGuarded) this ends the pass; otherwise nothing.
+ */
+export function startsOnInput(listed = 0): void {
+  const g = active
+  if (!g?.firstPass) return
+  g.listed += listed
+  if (listed > 0 && g.listed <= LISTED_BEFORE_CLOCK) return
+  g.armed = true
+  throw ARM
+}
+
+function freshGuard(root: string, budgetMs: number, start: number, firstPass: boolean): ScanGuard {
+  return {
     root,
     budgetMs,
-    deadline: nowMs() + budgetMs,
+    deadline: start + budgetMs - windDownMs(budgetMs),
     expired: false,
     problems: [],
     reported: new Set(),
     directories: 0,
     directoriesCapped: false,
+    firstPass,
+    armed: false,
+    listed: 0,
   }
+}
+
+/**
+ * Runs `fn` (one collector's work) under a fresh guard, held to `budgetMs` by the wall clock: the
+ * helpers answer "nothing more" for the last part of the budget (windDownMs), and at the budget
+ * itself (stopAfterMs) the work is stopped wherever it is (BudgetStop), a loop, a parser or a
+ * regular expression included, so no input keeps a collector past its budget.
+ *
+ * The clock is V8's own watchdog (vm's `timeout`), a thread started and joined per call: cheap
+ * alone, but a scan runs a dozen collectors, most of which find nothing, and on a busy machine
+ * each start and join waits for the scheduler. So a collector first runs without it, until it
+ * starts on its input (its first file read, or a large listing: `startsOnInput`, called by the
+ * helpers, ends that pass at once); a collector that finds nothing to read is done by then, in
+ * microseconds, with nothing its input could make slow. One that starts on its input runs again,
+ * from the start, under the clock. Nested calls keep the outer guard, so a collector that calls
+ * another shares its budget.
+ */
+export function runGuarded<T>(root: string, budgetMs: number, fn: () => T): GuardedResult<T> {
+  if (active) return { value: fn(), guard: active }
+  const start = nowMs()
+  const first = freshGuard(root, budgetMs, start, true)
+  active = first
+  let value: T | undefined
+  try {
+    value = fn()
+  } catch (error) {
+    if (error !== ARM && !first.armed) throw error
+  } finally {
+    active = undefined
+  }
+  if (!first.armed) return { value: value as T, guard: first }
+  // The work again, from the start, under the clock (what the first pass found is not kept: a
+  // collector may have caught the end of its pass and returned something partial).
+  const guard = freshGuard(root, budgetMs, start, false)
   active = guard
   try {
-    return { value: fn(), guard }
+    return { value: underWallClock(fn, stopAfterMs(budgetMs) - (nowMs() - start)), guard }
+  } catch (error) {
+    if (error instanceof BudgetStop) {
+      guard.expired = true
+      error.guard = guard
+    }
+    throw error
   } finally {
     active = undefined
   }
@@ -104,6 +234,33 @@ export function reportProblem(path: string, message: string, severity: 'error' |
   if (!g || g.reported.has(key)) return
   g.reported.add(key)
   g.problems.push({ path, message, severity })
+}
+
+/** The second separator Windows paths may use (none elsewhere, where a backslash is a character of a name). */
+const BACKSLASH = process.platform === 'win32' ? 92 : 47
+
+/** Path components of an absolute path ('/' is none). */
+function components(path: string): number {
+  let n = 0
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i)
+    if (c === 47 || c === BACKSLASH) n++
+  }
+  const last = path.charCodeAt(path.length - 1)
+  return path.length > 1 && (last === 47 || last === BACKSLASH) ? n - 1 : n
+}
+
+/**
+ * Whether `path` (absolute) lies more than MAX_DEPTH directories below the active guard's root
+ * (or, outside a guard, more than MAX_DEPTH plus a root's usual depth below /); reported once per
+ * scan, so a collector that skips it says why.
+ */
+export function tooDeep(path: string): boolean {
+  const g = active
+  const limit = MAX_DEPTH + (g ? (g.rootDepth ??= components(g.root)) : 32)
+  if (components(path) <= limit) return false
+  if (g) reportProblem(g.root, `has directories more than ${MAX_DEPTH} levels deep (MAX_DEPTH); nothing below that depth is read, resolved or listed`, 'warning', 'depth')
+  return true
 }
 
 /** The real path of the active guard's root (or of `root`), falling back to it when it can't be resolved. */

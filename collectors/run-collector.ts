@@ -5,7 +5,7 @@
  */
 import { createDiagnostic, type Diagnostic } from '../src/recipe.js'
 import { relPosix } from './fs.js'
-import { boundRecipes, DEFAULT_BUDGET_MS, MAX_DIAGNOSTICS, MAX_DIRECTORIES, preview, runGuarded } from './guard.js'
+import { boundRecipes, BudgetStop, DEFAULT_BUDGET_MS, MAX_DIAGNOSTICS, MAX_DIRECTORIES, preview, runGuarded, type ScanGuard } from './guard.js'
 import type { CollectorResult } from './types.js'
 
 export interface GuardedCollect {
@@ -24,13 +24,26 @@ function seconds(ms: number): string {
 }
 
 /**
- * `collect` run under a guard. What it found is kept whatever happens: past the budget the file
- * helpers answer as if nothing more were there, so the collector finishes with what it has, and a
- * diagnostic names it. A throw becomes a diagnostic too (the caller adds its own wording).
+ * `collect` run under a guard. Near the end of its budget the file helpers answer as if nothing
+ * more were there, so the collector finishes with what it has, and a diagnostic names it; one that
+ * is still running at the budget (a loop, a parser on a hostile file) is stopped there by the wall
+ * clock, with a diagnostic and nothing listed. A throw becomes a diagnostic too (the caller adds
+ * its own wording).
  */
 export function runCollector(options: GuardedCollect, collect: () => CollectorResult): CollectorResult & { overBudget: boolean } {
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS
-  const { value, guard } = runGuarded(options.root, budgetMs, collect)
+  let value: CollectorResult
+  let guard: ScanGuard
+  let stopped = false
+  try {
+    ;({ value, guard } = runGuarded(options.root, budgetMs, collect))
+  } catch (error) {
+    // Stopped by the wall clock at its budget, wherever it was: what it found is lost with it.
+    if (!(error instanceof BudgetStop) || !error.guard) throw error
+    guard = error.guard
+    value = { recipes: [], diagnostics: [], files: [] }
+    stopped = true
+  }
   const diagnostics: Diagnostic[] = [...value.diagnostics]
   for (const p of guard.problems) {
     const file = relPosix(options.root, p.path)
@@ -41,7 +54,14 @@ export function runCollector(options: GuardedCollect, collect: () => CollectorRe
   }
   const bounded = boundRecipes(value.recipes, options.source)
   for (const message of bounded.messages) diagnostics.push(createDiagnostic({ source: options.source, file: '.', severity: 'warning', message }))
-  if (guard.expired) {
+  if (stopped) {
+    diagnostics.push(createDiagnostic({
+      source: options.source,
+      file: '.',
+      severity: 'error',
+      message: `the ${options.source} collector ran past the scan's time budget of ${seconds(budgetMs)}; it was stopped there and none of its commands are listed, ${options.rest ?? 'as its manifests were not all read'}`,
+    }))
+  } else if (guard.expired) {
     diagnostics.push(createDiagnostic({
       source: options.source,
       file: '.',

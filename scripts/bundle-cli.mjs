@@ -11,8 +11,8 @@
 // those calls become `__bundleImport(...)`, which the launcher passes in (a real import relative
 // to dist/src/). The errors the CLI tells apart are then made by two copies of their modules (the
 // bundle's and dist/'s); src/error-kind.ts keeps `instanceof` true across both.
-import { createHash } from 'node:crypto'
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { constants, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 
 const root = new URL('..', import.meta.url).pathname
@@ -112,15 +112,24 @@ const replayText = replay.outputFiles[0].text
 const id = createHash('sha256').update(text).update(replayText).update(readFileSync(`${root}bin/command-scout`)).digest('hex').slice(0, 24)
 const bundled = `/*command-scout build ${id}*/${text}`
 
-/** Unchanged, a file is left alone (a running CLI may be reading it); changed, it is replaced whole. */
+/**
+ * Unchanged, a file is left alone (a running CLI may be reading it); changed, it is replaced whole,
+ * through a temporary file made exclusively (never through a link planted at its name).
+ */
 function replaceIfChanged(file, content) {
   let before
   try {
     before = readFileSync(file, 'utf8')
   } catch {}
   if (before === content) return
-  writeFileSync(`${file}.tmp`, content)
-  renameSync(`${file}.tmp`, file)
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  writeFileSync(tmp, content, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW })
+  try {
+    renameSync(tmp, file)
+  } catch (error) {
+    rmSync(tmp, { force: true })
+    throw error
+  }
 }
 replaceIfChanged(`${root}dist/src/launcher.cjs`, replayText)
 replaceIfChanged(outfile, bundled)

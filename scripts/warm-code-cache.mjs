@@ -3,7 +3,8 @@
 // every collector, parser and renderer is in the cache before a user's first scan (otherwise the
 // first repository scanned would decide which code gets cached, for good). The launcher uses these files when its own cache
 // has none for the subcommand, and only on the Node version that built them (V8 refuses any
-// other); they are owned like the bundle, so they are trusted like it.
+// other); they are owned like the bundle, so they are trusted like it. Each carries the hash of
+// its bytes the launcher checks (src/launcher.ts), as the runs below wrote them.
 import { execFileSync } from 'node:child_process'
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -63,9 +64,10 @@ try {
   for (const format of ['json', 'table', 'markdown']) cli('scan', '--format', format, '--no-cache', '--root', repo)
   cli('docs', '--output', '-', '--no-cache', '--root', repo)
   const code = join(cache, 'code')
-  // Made beside and renamed into place, so that no run ever sees half of it.
+  // Made beside and renamed into place, so that no run ever sees half of it; made new (never one already there).
   const next = `${out}.${process.pid}.tmp`
-  mkdirSync(next, { recursive: true })
+  rmSync(next, { recursive: true, force: true })
+  mkdirSync(next, { mode: 0o755 })
   for (const name of readdirSync(code)) {
     if (!/^(scan|docs)-.*\.bin$/.test(name)) continue
     cpSync(join(code, name), join(next, name))

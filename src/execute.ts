@@ -1,21 +1,21 @@
 /**
  * runCommand: runs one command line through the platform shell outside the harness (execa).
- * The shell leads its own process group, and every process it starts carries a marker in its
- * environment, so a timeout or an abort stops the whole tree: children that left the group with
- * `setsid`, double-fork daemons that init adopted, and children that ignore SIGTERM (SIGKILL
- * follows after a grace). Once the tree is killed, pipes a survivor might still hold are not
- * waited on. Each stream is capped without stopping the command.
+ * The run is contained (contain.ts): a cgroup of its own where the system allows one, the
+ * shell leading its own process group, and a marker in every process's environment, so a
+ * timeout or an abort stops the whole tree: children that left the group with `setsid`,
+ * double-fork daemons that init adopted, children that dropped the environment (`env -i`, found
+ * by the cgroup), and children that ignore SIGTERM (SIGKILL follows after a grace). A watchdog
+ * stops the run should the process that started it die first. Once the tree is killed, pipes a
+ * survivor might still hold are not waited on. Each stream is capped without stopping the command.
  */
-import { randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
 import { execa } from 'execa'
 import pidtree from 'pidtree'
+import { contain, markedProcesses, RUN_MARKER_VARIABLE } from './contain.js'
 
+export { markedProcesses, RUN_MARKER_VARIABLE }
 export const DEFAULT_STREAM_LIMIT = 1024 * 1024
 /** How long a tree gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 2_000
-/** Environment variable whose value marks every process of one run (inherited through fork, setsid and double forks). */
-export const RUN_MARKER_VARIABLE = 'COMMAND_SCOUT_RUN_ID'
 /** After the final SIGKILL, how long the pipes get to close before they are abandoned. */
 const PIPE_LINGER_MS = 500
 
@@ -83,38 +83,6 @@ function shellArgv(command: string): [string, string[]] {
   return ['/bin/sh', ['-c', command]]
 }
 
-/**
- * Processes whose environment carries `marker` (Linux: /proc/<pid>/environ). This finds what the
- * process table's parent links no longer show: a double-fork daemon belongs to init, a setsid
- * child to another session, yet both inherited the environment. Written by hand: no maintained
- * library finds processes by environment. Other systems return [] (pidtree covers descendants).
- */
-export function markedProcesses(marker: string): number[] {
-  if (process.platform !== 'linux') return []
-  const needle = Buffer.from(`\0${RUN_MARKER_VARIABLE}=${marker}\0`)
-  const first = Buffer.from(`${RUN_MARKER_VARIABLE}=${marker}\0`)
-  const found: number[] = []
-  let entries: string[]
-  try {
-    entries = readdirSync('/proc')
-  } catch {
-    return found
-  }
-  for (const name of entries) {
-    const c = name.charCodeAt(0)
-    if (c < 48 || c > 57) continue
-    const pid = Number(name)
-    if (pid === process.pid) continue
-    try {
-      const env = readFileSync(`/proc/${name}/environ`)
-      if (env.includes(needle) || env.subarray(0, first.length).equals(first)) found.push(pid)
-    } catch {
-      // gone, or another user's process
-    }
-  }
-  return found
-}
-
 /** Signals a process group and every descendant found by walking the process table. */
 export async function killTree(pid: number, signal: NodeJS.Signals, marker?: string): Promise<void> {
   let descendants: number[] = []
@@ -141,11 +109,11 @@ export async function runCommand(command: string, options: RunOptions = {}): Pro
   const limit = options.maxBytes ?? DEFAULT_STREAM_LIMIT
   const out = new CappedBuffer(limit)
   const err = new CappedBuffer(limit)
-  const [file, args] = shellArgv(command)
-  const marker = randomBytes(12).toString('hex')
+  const run = contain()
+  const [file, args] = run.wrap(...shellArgv(command))
   const child = execa(file, args, {
     cwd: options.cwd,
-    env: { ...(options.env ?? process.env), [RUN_MARKER_VARIABLE]: marker },
+    env: { ...(options.env ?? process.env), ...run.env },
     extendEnv: false,
     stdin: options.stdin ?? 'ignore',
     buffer: false,
@@ -164,6 +132,7 @@ export async function runCommand(command: string, options: RunOptions = {}): Pro
       }
     })
   }
+  run.started(child.pid)
   forward(child.stdout, out, options.onStdout, options.stdoutSink)
   forward(child.stderr, err, options.onStderr, options.stderrSink)
 
@@ -177,20 +146,21 @@ export async function runCommand(command: string, options: RunOptions = {}): Pro
   })
   const pid = child.pid
   /** SIGKILL sweeps until no process of the run is left (a fork can race a sweep), then the pipes go. */
-  const finish = async () => {
+  let finishing: Promise<void> | undefined
+  const finish = (): Promise<void> => (finishing ??= (async () => {
     if (pid === undefined) return
     for (let round = 0; round < 5; round++) {
-      await killTree(pid, 'SIGKILL', marker)
-      if (markedProcesses(marker).length === 0) break
+      await run.kill('SIGKILL')
+      if (await run.empty()) break
       await new Promise((r) => setTimeout(r, 50))
     }
     setTimeout(releasePipes, PIPE_LINGER_MS).unref()
-  }
+  })())
   const stop = (why: 'timeout' | 'abort') => {
     if (killed || pid === undefined) return
     killed = true
     timedOut = why === 'timeout'
-    void killTree(pid, 'SIGTERM', marker)
+    void run.kill('SIGTERM')
     escalation = setTimeout(() => void finish(), KILL_GRACE_MS)
     escalation.unref()
   }
@@ -213,16 +183,21 @@ export async function runCommand(command: string, options: RunOptions = {}): Pro
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }))
   })
-  const outcome = await Promise.race([child, abandoned])
+  const outcome = await Promise.race([child, abandoned]).finally(() => {
+    // Runs that ended keep what they started on purpose; the watchdog and the cgroup go.
+    if (!killed) run.dispose()
+  })
   clearTimeout(timer)
   options.signal?.removeEventListener('abort', onAbort)
   options.killSignal?.removeEventListener('abort', force)
-  if (killed && pid !== undefined && !forced) {
-    // The shell is gone, but a process of the run may still be in its grace period.
+  if (killed && pid !== undefined) {
+    // The shell is gone, but a process of the run may still be in its grace period (or the
+    // forced sweep still going): every one is gone before the containment is let go.
     if (escalation) clearTimeout(escalation)
     await finish()
   }
   if (escalation) clearTimeout(escalation)
+  run.dispose()
   let exitCode: number | null
   let failed = false
   let failure = ''

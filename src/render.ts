@@ -1,9 +1,13 @@
 /**
  * Renders a scan for people and programs: a terminal table, the JSON report, COMMANDS.md.
+ * Repository text in COMMANDS.md and in the diagnostic lines has its control and bidi characters
+ * shown escaped (visible-text.ts), as in the table: a Makefile comment must not clear a screen or
+ * make one command read as another. JSON escapes them itself and is written as it is.
  */
 import type { NamingStyle } from './config.js'
 import type { DiscoverResult } from './discover.js'
 import type { Diagnostic, Recipe } from './recipe.js'
+import { visibleLine } from './visible-text.js'
 
 export interface ReportRecipe {
   id: string
@@ -77,9 +81,9 @@ export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').replace(/\t/g, ' ').trim()
 }
 
-/** Text for a Markdown table cell: nothing in it can start a code span, a link, HTML or end the cell. */
+/** Text for a Markdown table cell: nothing in it can start a code span, a link, HTML or end the cell; control characters escaped. */
 export function mdText(text: string): string {
-  return oneLine(text).replace(/[\\`*_[\]<>|~]/g, '\\$&') || ' '
+  return visibleLine(oneLine(text)).replace(/[\\`*_[\]<>|~]/g, '\\$&') || ' '
 }
 
 /**
@@ -87,7 +91,7 @@ export function mdText(text: string): string {
  * backticks inside, so no name can close it early (CommonMark), and `|` is escaped for tables.
  */
 export function codeSpan(text: string, inTable = true): string {
-  const t = oneLine(text)
+  const t = visibleLine(oneLine(text))
   let longest = 0
   for (const run of t.match(/`+/g) ?? []) longest = Math.max(longest, run.length)
   const fence = '`'.repeat(longest + 1)
@@ -135,7 +139,7 @@ export function renderMarkdown(report: ScanReport, title = 'Commands'): string {
   return out.join('\n')
 }
 
-/** `file:line: severity: message` lines for stderr. */
+/** `file:line: severity: message` lines for stderr, one per diagnostic (control characters escaped, newlines too). */
 export function renderDiagnostics(diagnostics: ScanReport['diagnostics']): string {
-  return diagnostics.map((d) => `${d.file}${d.line ? `:${d.line}` : ''}: ${d.severity} [${d.source}]: ${d.message}\n`).join('')
+  return diagnostics.map((d) => `${visibleLine(d.file)}${d.line ? `:${d.line}` : ''}: ${d.severity} [${visibleLine(d.source)}]: ${visibleLine(d.message)}\n`).join('')
 }

@@ -5,7 +5,7 @@
  * write elsewhere; a FIFO or a directory at the target is a clear error, never a hang or a stack
  * trace; a half-written file is never left behind.
  */
-import { chmodSync, closeSync, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs'
+import { chmodSync, closeSync, constants, fsyncSync, lstatSync, openSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 
@@ -43,8 +43,8 @@ export function writeFileSafely(target: string, text: string): SafeWriteResult {
   const temp = join(dir, `.${basename(target)}.${process.pid}.${(nodeRequire('node:crypto') as typeof import('node:crypto')).randomBytes(4).toString('hex')}.tmp`)
   let fd: number
   try {
-    // 'wx': O_CREAT | O_EXCL, so not even a link planted at the temporary name is followed.
-    fd = openSync(temp, 'wx', existing?.isFile() ? existing.mode & 0o777 : 0o666)
+    // O_CREAT | O_EXCL (and O_NOFOLLOW): not even a link planted at the temporary name is followed.
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), existing?.isFile() ? existing.mode & 0o777 : 0o666)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     throw new SafeWriteError(code === 'ENOENT' ? `can't write ${target}: the directory ${dir} does not exist` : code === 'EACCES' || code === 'EPERM' ? `can't write ${target}: permission denied in ${dir}` : `can't write ${target}: ${(error as Error).message}`)

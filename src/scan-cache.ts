@@ -7,16 +7,17 @@
  *
  * A cached result is reused only when every recorded answer is the same now; it is kept only when
  * the collector finished within its budget and everything it looked at had settled before the
- * scan began. The file is private to the user (a directory of mode 0700 that must be theirs),
- * written whole by rename, keyed by the command-scout build that wrote it; anything in it that
- * does not parse is a miss, never an error.
+ * scan began. The file is private to the user (a directory of mode 0700 that no one else can
+ * change, cache-dir.ts), written whole by rename into a folder kept within a count and a size,
+ * keyed by the command-scout build that wrote it; anything in it that does not parse is a miss,
+ * never an error.
  */
-import { lstatSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { lstatSync, readFileSync, statSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { settledBefore, SETTLE_MS, stillHolds, type Observations } from '../collectors/observe.js'
 import type { CollectorResult } from '../collectors/types.js'
-import { cacheFolderPath, privateDir } from './cache-dir.js'
+import { cacheFolderPath, ownFile, privateDir, SCANS_BOUND, writePrivate } from './cache-dir.js'
 import { fileKey } from './file-key.js'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from './recipe.js'
 
@@ -132,13 +133,11 @@ export class RootCache {
 
   /** Writes the root's results for the next process, if anything changed. Never throws. */
   flush(): void {
-    if (!this.file || !this.changed || !this.options.dir || !privateDir(this.options.dir)) return
-    const tmp = `${this.file}.${process.pid}.tmp`
+    if (!this.file || !this.changed || !this.options.dir) return
     try {
       const entries = Object.fromEntries(Object.entries(this.fileEntries ?? {}).map(([k, e]) => [k, { seen: [...e.seen], result: e.result }]))
-      writeFileSync(tmp, JSON.stringify({ format: FILE_FORMAT, build: buildId(), root: this.root, entries }), { mode: 0o600 })
-      renameSync(tmp, this.file)
-      this.changed = false
+      // A new file made exclusively in the folder, checked again now, renamed into place (cache-dir.ts).
+      if (writePrivate(this.options.dir, basename(this.file), [JSON.stringify({ format: FILE_FORMAT, build: buildId(), root: this.root, entries })], SCANS_BOUND)) this.changed = false
     } catch {
       // a full disk or a read-only home: the next scan computes again
     }
@@ -148,9 +147,9 @@ export class RootCache {
     if (this.fileEntries || !this.file) return
     this.fileEntries = {}
     try {
-      const st = lstatSync(this.file)
-      const uid = process.getuid?.()
-      if (!st.isFile() || (uid !== undefined && st.uid !== uid)) return
+      // Only from a folder no one else can change, and only the user's own regular file.
+      if (!this.options.dir || !privateDir(this.options.dir)) return
+      if (!ownFile(lstatSync(this.file, { throwIfNoEntry: false }))) return
       const data = JSON.parse(readFileSync(this.file, 'utf8')) as { format?: unknown; build?: unknown; root?: unknown; entries?: unknown }
       if (data.format !== FILE_FORMAT || data.build !== buildId() || data.root !== this.root || typeof data.entries !== 'object' || !data.entries) return
       this.fileEntries = data.entries as Record<string, Entry>

@@ -15,11 +15,13 @@
  *
  * The file: one line of JSON (the key, the questions and their answers, the runners, the lengths),
  * then stdout's bytes, then stderr's. It lives beside the per-root results in the user's private
- * cache directory and is written whole by rename; anything in it that does not parse is a miss.
+ * cache directory (cache-dir.ts: a folder no one else can change, kept within a count and a size)
+ * and is written whole by rename; anything in it that does not parse is a miss.
  */
-import { closeSync, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { answerNow, settledBefore, SETTLE_MS, type Observations } from '../collectors/observe.js'
+import { ownFile, SCANS_BOUND, writePrivate } from './cache-dir.js'
 import { writeOut } from './cli-process.js'
 import { fileKey } from './file-key.js'
 import { onPath } from './runners.js'
@@ -67,25 +69,15 @@ function recordFile(dir: string, key: string): string {
 export function writeRecord(place: RecordPlace, argv: readonly string[], cwd: string, inputs: ScanInputs, stdout: string, stderr: string): void {
   if (!settledBefore(inputs, inputs.startedAt, SETTLE_MS)) return
   const key = recordKey(place, argv, cwd, process.env)
-  const file = recordFile(place.dir, key)
-  const tmp = `${file}.${process.pid}.tmp`
-  let fd: number | undefined
   try {
     const header: Header = { format: FORMAT, key, seen: [...inputs.seen], runners: [...inputs.runners], stdout: Buffer.byteLength(stdout), stderr: Buffer.byteLength(stderr) }
     const head = `${JSON.stringify(header)}\n`
     if (head.length + header.stdout + header.stderr > MAX_RECORD_BYTES) return
-    // Three writes of the texts as they are: no copy of a large output joined in memory.
-    fd = openSync(tmp, 'wx', 0o600)
-    for (const part of [head, stdout, stderr]) {
-      if (part && writeSync(fd, part) !== Buffer.byteLength(part)) throw new Error('short write')
-    }
-    closeSync(fd)
-    fd = undefined
-    renameSync(tmp, file)
+    // Three writes of the texts as they are (no copy of a large output joined in memory), into a
+    // file made exclusively in the folder, checked again now, renamed into place (cache-dir.ts).
+    writePrivate(place.dir, basename(recordFile(place.dir, key)), [head, stdout, stderr], SCANS_BOUND)
   } catch {
     // a full disk or a read-only cache: the next scan runs in full
-    if (fd !== undefined) closeSync(fd)
-    rmSync(tmp, { force: true })
   }
 }
 
@@ -96,9 +88,8 @@ function readHolding(place: RecordPlace, argv: readonly string[], cwd: string, e
   let data: Buffer
   try {
     const st = lstatSync(file, { throwIfNoEntry: false })
-    const uid = process.getuid?.()
-    if (!st?.isFile() || (uid !== undefined && st.uid !== uid) || st.size > MAX_RECORD_BYTES) return undefined
-    const fd = openSync(file, 'r')
+    if (!ownFile(st) || st!.size > MAX_RECORD_BYTES) return undefined
+    const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0))
     try {
       const size = fstatSync(fd).size
       data = Buffer.allocUnsafe(size)

@@ -4,6 +4,7 @@
  */
 import stringWidth from 'string-width'
 import { oneLine, type ScanReport } from './render.js'
+import { visibleLine } from './visible-text.js'
 
 /** Display width of a string in terminal columns (CJK and emoji count double). */
 export function displayWidth(text: string): number {
@@ -56,14 +57,17 @@ export interface TableOptions {
 
 /**
  * Rows of cells as aligned columns separated by two spaces; with a width, the last column shrinks
- * first (down to 20 columns), then the widest, and cut cells end in an ellipsis.
+ * first (down to 20 columns), then the widest, and cut cells end in an ellipsis. Control and bidi
+ * characters in a cell are shown escaped (visible-text.ts).
  */
 export function renderColumns(
   headers: readonly string[] | undefined,
   rows: readonly (readonly string[])[],
   options: TableOptions & { indent?: string; /** Leading columns never cut (names to copy). */ fixed?: number } = {},
 ): string {
-  const all = headers ? [headers, ...rows] : rows
+  // Repository text never reaches the terminal raw: an escape sequence in a description could
+  // repaint other rows, so control and bidi characters are shown escaped in every cell.
+  const all = (headers ? [headers, ...rows] : rows).map((row) => row.map((cell) => visibleLine(cell)))
   if (all.length === 0) return ''
   const indent = options.indent ?? ''
   const columns = all[0]!.length

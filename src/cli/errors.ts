@@ -1,8 +1,10 @@
 /**
  * The CLI's last word on any error: one line a person can act on, an exit code, never a stack
- * (set COMMAND_SCOUT_DEBUG=1 to get the stack of an unexpected error).
+ * (set COMMAND_SCOUT_DEBUG=1 to get the stack of an unexpected error). Control and bidi
+ * characters in a message are shown escaped (visible-text.ts).
  */
 import { ConfigError } from '../config.js'
+import { visible, visibleLine } from '../visible-text.js'
 import { CliFailure, UsageError } from './io.js'
 
 const EXIT = { FAILURE: 1, USAGE: 2 } as const
@@ -29,12 +31,14 @@ export interface Outcome {
 
 /** The stderr text and exit code for an error that reached the top of the CLI. */
 export function describeError(error: unknown, env: NodeJS.ProcessEnv = process.env): Outcome {
+  // Messages quote what they were given (an argument, a path, a recipe's name): shown with
+  // control and bidi characters escaped, so a name can't rewrite the terminal.
   if (error instanceof UsageError) {
     const help = `command-scout${error.command ? ` ${error.command}` : ''} --help`
-    return { text: `command-scout: ${error.message}\nTry '${help}'.\n`, exitCode: EXIT.USAGE }
+    return { text: `command-scout: ${visible(error.message)}\nTry '${help}'.\n`, exitCode: EXIT.USAGE }
   }
-  if (error instanceof ConfigError) return { text: `command-scout: ${error.message}\n`, exitCode: EXIT.USAGE }
-  if (error instanceof CliFailure) return { text: `command-scout: ${error.message}\n`, exitCode: EXIT.FAILURE }
+  if (error instanceof ConfigError) return { text: `command-scout: ${visible(error.message)}\n`, exitCode: EXIT.USAGE }
+  if (error instanceof CliFailure) return { text: `command-scout: ${visible(error.message)}\n`, exitCode: EXIT.FAILURE }
   const system = error as NodeJS.ErrnoException
   let line: string
   if (system && typeof system.code === 'string' && typeof system.syscall === 'string') {
@@ -45,5 +49,5 @@ export function describeError(error: unknown, env: NodeJS.ProcessEnv = process.e
     line = error instanceof Error ? error.message : String(error)
   }
   const stack = env.COMMAND_SCOUT_DEBUG && error instanceof Error && error.stack ? `${error.stack}\n` : ''
-  return { text: `command-scout: ${line.split('\n')[0]}\n${stack}`, exitCode: EXIT.FAILURE }
+  return { text: `command-scout: ${visibleLine(line.split('\n')[0]!)}\n${stack}`, exitCode: EXIT.FAILURE }
 }

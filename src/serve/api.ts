@@ -26,21 +26,43 @@ export const error = (status: number, code: string, message: string, parameter?:
 
 /** Most recipes one search answers with (`limit` may ask for fewer). */
 export const MAX_SEARCH_LIMIT = 100
+/**
+ * A search's bounds: its text, its words and its tags. Each word costs a prefix and a one-typo
+ * walk of the index, so a query of thousands of words would hold the server for seconds while
+ * every other request waits; a question people ask is a few words.
+ */
+export const MAX_QUERY_CHARS = 256
+export const MAX_QUERY_WORDS = 16
+export const MAX_QUERY_TAGS = 16
 const SEARCH_KEYS = ['q', 'category', 'tag', 'risk', 'limit']
+
+/** Why a search (the API's or the index page's) is too big to answer, or undefined. */
+export function queryProblem(query: URLSearchParams): ApiAnswer | undefined {
+  const q = query.getAll('q').join(' ')
+  if (q.length > MAX_QUERY_CHARS) return error(400, 'QUERY_TOO_LONG', `the search text is ${q.length} characters; use at most ${MAX_QUERY_CHARS}`, 'q')
+  const words = q.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length
+  if (words > MAX_QUERY_WORDS) return error(400, 'QUERY_TOO_LONG', `the search text has ${words} words; use at most ${MAX_QUERY_WORDS}`, 'q')
+  const tags = query.getAll('tag').length
+  if (tags > MAX_QUERY_TAGS) return error(400, 'QUERY_TOO_LONG', `the search names ${tags} tags; use at most ${MAX_QUERY_TAGS}`, 'tag')
+  return undefined
+}
 
 /** `GET /api/v1/recipes?q=&category=&tag=&risk=&limit=`: tag and risk repeat (every tag, any risk). */
 export function searchRecipes(library: Library, query: URLSearchParams): ApiAnswer {
   for (const key of query.keys()) {
-    if (!SEARCH_KEYS.includes(key)) return error(400, 'UNKNOWN_QUERY_PARAMETER', `unknown query parameter \`${key}\`; this endpoint takes ${SEARCH_KEYS.join(', ')}`, key)
+    if (!SEARCH_KEYS.includes(key)) return error(400, 'UNKNOWN_QUERY_PARAMETER', `unknown query parameter \`${key.slice(0, 100)}\`; this endpoint takes ${SEARCH_KEYS.join(', ')}`, key.slice(0, 100))
   }
+  const tooBig = queryProblem(query)
+  if (tooBig) return tooBig
   const category = query.get('category') || undefined
   if (category && !(CATEGORIES as readonly string[]).includes(category)) return error(400, 'INVALID_QUERY_PARAMETER', `category must be one of ${CATEGORIES.join(', ')} (got ${JSON.stringify(category)})`, 'category')
   const risk = query.getAll('risk').flatMap((r) => r.split(',')).filter(Boolean)
   const badRisk = risk.find((r) => !(RISKS as readonly string[]).includes(r))
   if (badRisk) return error(400, 'INVALID_QUERY_PARAMETER', `risk must be one of ${RISKS.join(', ')} (got ${JSON.stringify(badRisk)})`, 'risk')
   const limitText = query.get('limit')
-  const limit = limitText === null ? MAX_SEARCH_LIMIT : Number(limitText)
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) return error(400, 'INVALID_QUERY_PARAMETER', `limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT} (got ${JSON.stringify(limitText)})`, 'limit')
+  // Decimal digits only: Number() would also take 0x10, 1e2 and ' 5'.
+  const limit = limitText === null ? MAX_SEARCH_LIMIT : /^[0-9]{1,4}$/.test(limitText) ? Number(limitText) : NaN
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) return error(400, 'INVALID_QUERY_PARAMETER', `limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, in decimal digits (got ${JSON.stringify(limitText?.slice(0, 40))})`, 'limit')
   const tags = query.getAll('tag').filter(Boolean)
   const answer: SearchAnswer = searchAnswer(library, {
     ...(query.get('q') ? { query: query.get('q')! } : {}),
@@ -75,11 +97,19 @@ export function renderRecipeAnswer(library: Library, id: string, body: unknown):
     return error(400, 'INVALID_PLATFORM', `platform must be one of ${PLATFORMS.join(', ')} (got ${JSON.stringify(platform ?? null)})`, 'platform')
   }
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) return error(400, 'INVALID_PARAMS', 'params must be an object of parameter name to value, e.g. {"port": 3000}', 'params')
+  const declared = new Map(library.byId.get(id)!.parameters.map((p) => [p.name, p.type]))
+  const values: Record<string, string | number | boolean> = {}
   for (const [name, value] of Object.entries((params ?? {}) as Record<string, unknown>)) {
-    if (!['string', 'number', 'boolean'].includes(typeof value)) return error(400, 'RECIPE_INVALID_PARAM', `parameter \`${name}\` must be a string, number or boolean`, `params.${name}`)
+    if (typeof value !== 'string' && typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) {
+      return error(400, 'RECIPE_INVALID_PARAM', `parameter \`${name}\` must be a string, number or boolean`, `params.${name}`)
+    }
+    // JSON has numbers and booleans; a parameter that holds one as text (a port, `^[0-9]{1,5}$`)
+    // takes it as that text, and its pattern or values then decide, as for a string.
+    const type = declared.get(name)
+    values[name] = typeof value !== 'string' && (type === 'string' || type === 'enum') ? String(value) : value
   }
   try {
-    return { status: 200, body: renderRecipe(library, id, { platform: platform as Platform, params: (params ?? {}) as Record<string, string | number | boolean> }) }
+    return { status: 200, body: renderRecipe(library, id, { platform: platform as Platform, params: values }) }
   } catch (e) {
     if (!(e instanceof RecipeRenderError)) throw e
     const where = e.param ? `params.${e.param}` : e.code === 'RECIPE_UNSUPPORTED_PLATFORM' ? 'platform' : undefined

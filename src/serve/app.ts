@@ -5,24 +5,53 @@
  *
  * Routes: the API (api.ts, openapi.ts), the pages (pages.ts) and their two assets. Every page is
  * served with a Content-Security-Policy that allows this origin only, so nothing loads from elsewhere.
+ *
+ * Who may ask: a request whose Host header names another host than the server's own (`hosts`:
+ * the address it listens on, by number or as localhost) is answered 421, so a web page whose DNS
+ * name was rebound to 127.0.0.1 can't read the API through the visitor's browser; an API request
+ * with an Origin header from any other origin is answered 403. A request target longer than
+ * MAX_TARGET_CHARS is answered 414, and a malformed %-escape in a path 400 (the 404 page for a page).
  */
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import type { Library } from '../curated/schema.js'
 import type { ScanReport } from '../render.js'
-import { error, getRecipe, renderRecipeAnswer, searchRecipes, type ApiAnswer } from './api.js'
+import { error, getRecipe, queryProblem, renderRecipeAnswer, searchRecipes, type ApiAnswer, type ApiError } from './api.js'
 import { openApiDocument } from './openapi.js'
-import { commandsPage, indexPage, notFoundPage, recipePage } from './pages.js'
+import { badRequestPage, commandsPage, indexPage, notFoundPage, recipePage } from './pages.js'
 
 /** Largest render body accepted (a recipe's parameters are a few short values). */
 export const MAX_BODY_BYTES = 16 * 1024
+/** Longest request target (path and query) answered; a search query has its own, smaller bound (api.ts). */
+export const MAX_TARGET_CHARS = 4096
 
 export interface AppOptions {
   library: () => Library
   version: string
   /** The repository's commands, when the server was started with --root. */
   commands?: () => ScanReport
+  /**
+   * The Host header values this server answers to (`host:port`, lower case; `[v6]:port`), or a
+   * function giving them (the port is known once the server listens). Undefined: any host (tests
+   * that call the handler without a server).
+   */
+  hosts?: ReadonlySet<string> | (() => ReadonlySet<string>)
+}
+
+/** A path segment decoded, or undefined when its %-escapes are malformed (`%E0%A4%A`). */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}
+
+/** `Host` as it is compared: lower case, the port always there (80 when left out). */
+export function hostKey(host: string): string {
+  const h = host.trim().toLowerCase()
+  return /:\d+$/.test(h) && !/^\[[^\]]*$/.test(h) ? h : `${h}:80`
 }
 
 const WEB_DIR = new URL('../../../web/', import.meta.url)
@@ -46,6 +75,13 @@ function sendPage(res: ServerResponse, status: number, html: string): void {
 }
 
 const notAllowed = (allow: string) => error(405, 'METHOD_NOT_ALLOWED', `use ${allow} on this path`, undefined, { allow })
+const badEscape = (path: string) => error(400, 'INVALID_PATH', `the path ${JSON.stringify(path.slice(0, 200))} has a malformed %-escape`)
+
+/** Whether an Origin header names this server itself (http, one of its hosts). */
+function sameOrigin(origin: string, hosts: ReadonlySet<string>): boolean {
+  const m = /^http:\/\/([^/]+)$/i.exec(origin.trim())
+  return m !== null && hosts.has(hostKey(m[1]!))
+}
 
 /** Reads a JSON body: 415 for another type, 413 past MAX_BODY_BYTES (the rest is not read), 400 for bad JSON. */
 async function readJson(req: IncomingMessage): Promise<{ value: unknown } | ApiAnswer> {
@@ -69,9 +105,33 @@ async function readJson(req: IncomingMessage): Promise<{ value: unknown } | ApiA
 
 export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const openapi = JSON.stringify(openApiDocument(options.version))
+  const allowed = (): ReadonlySet<string> | undefined => (typeof options.hosts === 'function' ? options.hosts() : options.hosts)
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost')
+    const target = req.url ?? '/'
+    const url = new URL(target, 'http://localhost')
     const path = url.pathname
+    const api = path.startsWith('/api/')
+    const hosts = allowed()
+    // A refusal below leaves any body unread: the connection closes after it.
+    const refuse = () => res.setHeader('connection', 'close')
+    if (hosts) {
+      const host = req.headers.host
+      if (host === undefined || !hosts.has(hostKey(host))) {
+        const message = `this server answers to ${[...hosts].join(', ')}, not to ${host === undefined ? 'a request without a Host header' : JSON.stringify(host.slice(0, 200))}`
+        refuse()
+        return api ? sendJson(res, error(421, 'MISDIRECTED_REQUEST', message)) : send(res, 421, 'text/plain; charset=utf-8', `Misdirected request: ${message}\n`)
+      }
+      const origin = req.headers.origin
+      if (api && origin !== undefined && !sameOrigin(origin, hosts)) {
+        refuse()
+        return sendJson(res, error(403, 'CROSS_ORIGIN', `requests from ${JSON.stringify(origin.slice(0, 200))} are refused; the API answers pages of its own origin only`))
+      }
+    }
+    if (target.length > MAX_TARGET_CHARS) {
+      const message = `the request target is ${target.length} characters; at most ${MAX_TARGET_CHARS} are answered`
+      refuse()
+      return api ? sendJson(res, error(414, 'URI_TOO_LONG', message)) : send(res, 414, 'text/plain; charset=utf-8', `URI too long: ${message}\n`)
+    }
     const method = req.method ?? 'GET'
     const readOnly = method === 'GET' || method === 'HEAD'
     if (path.startsWith('/api/')) {
@@ -90,19 +150,30 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
           res.setHeader('connection', 'close') // an unread body must not be parsed as the next request
           return sendJson(res, body)
         }
-        return sendJson(res, renderRecipeAnswer(options.library(), decodeURIComponent(render[1]!), body.value))
+        const id = decodeSegment(render[1]!)
+        if (id === undefined) return sendJson(res, badEscape(path))
+        return sendJson(res, renderRecipeAnswer(options.library(), id, body.value))
       }
       const one = /^\/api\/v1\/recipes\/([^/]+)$/.exec(path)
-      if (one) return sendJson(res, readOnly ? getRecipe(options.library(), decodeURIComponent(one[1]!)) : notAllowed('GET'))
+      if (one) {
+        if (!readOnly) return sendJson(res, notAllowed('GET'))
+        const id = decodeSegment(one[1]!)
+        return sendJson(res, id === undefined ? badEscape(path) : getRecipe(options.library(), id))
+      }
       return sendJson(res, error(404, 'NOT_FOUND', `no API path ${path}; the document is /api/v1/openapi.json`))
     }
     if (!readOnly) return send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed\n', { allow: 'GET' })
     const asset = ASSETS[path]
     if (asset) return send(res, 200, asset.type, asset.body, { 'cache-control': 'public, max-age=300' })
-    if (path === '/') return sendPage(res, 200, indexPage(options.library(), url.searchParams, options.commands !== undefined))
+    if (path === '/') {
+      const problem = queryProblem(url.searchParams)
+      if (problem) return sendPage(res, 400, badRequestPage((problem.body as ApiError).error.message))
+      return sendPage(res, 200, indexPage(options.library(), url.searchParams, options.commands !== undefined))
+    }
     if (path === '/commands' && options.commands) return sendPage(res, 200, commandsPage(options.commands()))
     const page = /^\/recipes\/([^/]+)$/.exec(path)
-    const recipe = page ? options.library().byId.get(decodeURIComponent(page[1]!)) : undefined
+    const id = page ? decodeSegment(page[1]!) : undefined
+    const recipe = id !== undefined ? options.library().byId.get(id) : undefined
     if (recipe) return sendPage(res, 200, recipePage(options.library(), recipe, url.searchParams.get('platform'), options.commands !== undefined))
     return sendPage(res, 404, notFoundPage(path))
   }

@@ -49,7 +49,7 @@ export const SCHEMAS = {
 
 const json = (schema: unknown) => ({ 'application/json': { schema } })
 const answer = (description: string, schema: unknown) => ({ description, content: json(schema) })
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), answer({ 400: 'Bad request: the parameter at fault is named', 404: 'Unknown recipe or path', 405: 'Method not allowed (see the Allow header)', 413: 'Body too large', 415: 'Content type is not application/json' }[c]!, ref('Error'))]))
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), answer({ 400: 'Bad request: the parameter at fault is named', 403: 'A request from another origin (its Origin header)', 404: 'Unknown recipe or path', 405: 'Method not allowed (see the Allow header)', 413: 'Body too large', 414: 'Request target too long', 415: 'Content type is not application/json', 421: 'The Host header names another host than this server' }[c]!, ref('Error'))]))
 const idParam = { name: 'id', in: 'path', required: true, schema: str, description: 'Recipe id, e.g. git.undo_last_commit' }
 
 export function openApiDocument(version: string) {
@@ -61,28 +61,28 @@ export function openApiDocument(version: string) {
         get: {
           summary: 'Search the recipes',
           parameters: [
-            { name: 'q', in: 'query', schema: str, description: 'Words; recipes matching every word first' },
+            { name: 'q', in: 'query', schema: { type: 'string', maxLength: 256 }, description: 'Words (at most 256 characters and 16 words); recipes matching every word first' },
             { name: 'category', in: 'query', schema: { type: 'string', enum: [...CATEGORIES] } },
-            { name: 'tag', in: 'query', schema: strings, style: 'form', explode: true, description: 'Every tag must be on the recipe' },
+            { name: 'tag', in: 'query', schema: { type: 'array', items: str, maxItems: 16 }, style: 'form', explode: true, description: 'Every tag must be on the recipe' },
             { name: 'risk', in: 'query', schema: { type: 'array', items: risk }, style: 'form', explode: true, description: 'Any of these risks' },
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
           ],
-          responses: { 200: answer('Matching recipes, best first', ref('SearchAnswer')), ...errors(400, 405) },
+          responses: { 200: answer('Matching recipes, best first', ref('SearchAnswer')), ...errors(400, 403, 405, 414, 421) },
         },
       },
       '/api/v1/recipes/{id}': {
-        get: { summary: 'One recipe as defined', parameters: [idParam], responses: { 200: answer('The recipe', ref('Recipe')), ...errors(404, 405) } },
+        get: { summary: 'One recipe as defined', parameters: [idParam], responses: { 200: answer('The recipe', ref('Recipe')), ...errors(400, 403, 404, 405, 414, 421) } },
       },
       '/api/v1/recipes/{id}/render': {
         post: {
           summary: 'Render a recipe for a platform with parameter values',
           parameters: [idParam],
           requestBody: { required: true, content: json(ref('RenderRequest')) },
-          responses: { 200: answer('The rendered commands, verification and undo', ref('RenderedRecipe')), ...errors(400, 404, 405, 413, 415) },
+          responses: { 200: answer('The rendered commands, verification and undo', ref('RenderedRecipe')), ...errors(400, 403, 404, 405, 413, 414, 415, 421) },
         },
       },
       '/api/v1/commands': {
-        get: { summary: "The repository's commands (only when the server was started with --root)", responses: { 200: answer('The scan, as `command-scout scan --format json`', ref('ScanReport')), ...errors(404, 405) } },
+        get: { summary: "The repository's commands (only when the server was started with --root)", responses: { 200: answer('The scan, as `command-scout scan --format json`', ref('ScanReport')), ...errors(403, 404, 405, 414, 421) } },
       },
     },
     components: { schemas: SCHEMAS },

@@ -154,6 +154,10 @@ ${report.diagnostics.length ? `<h2>Diagnostics</h2><ul>${report.diagnostics.map(
   return shell('Repository commands', body, true)
 }
 
+export function badRequestPage(message: string): string {
+  return shell('Bad request', `<h1>Bad request</h1><p>${esc(message)}. <a href="/">Back to the recipes</a>.</p>`, false)
+}
+
 export function notFoundPage(path: string): string {
   return shell('Not found', `<h1>Not found</h1><p>Nothing at <code>${esc(path)}</code>. <a href="/">Back to the recipes</a>.</p>`, false)
 }

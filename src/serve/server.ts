@@ -1,12 +1,13 @@
 /** Starting and stopping the recipe server (app.ts is the handler); used by the CLI, the tests and the benchmark. */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { hostname, networkInterfaces } from 'node:os'
 import type { ConfigInput } from '../config.js'
 import { discover } from '../discover.js'
 import { watchedLibrary } from '../curated/live-library.js'
 import { SHIPPED_RECIPES_DIR } from '../curated/load.js'
 import { scanReport } from '../render.js'
-import { createApp } from './app.js'
+import { createApp, hostKey } from './app.js'
 
 export interface ServeOptions {
   host?: string
@@ -24,21 +25,60 @@ export interface ServeOptions {
 
 export interface RunningServer {
   server: Server
+  /** Where a client on this machine reaches it (127.0.0.1 for a server on every interface). */
   url: string
+  /** What it is bound to, as given (`http://0.0.0.0:8787/` for every interface). */
+  bound: string
+  /** Whether only this machine can reach it (a loopback address). */
+  loopback: boolean
   close(): Promise<void>
+}
+
+const WILDCARDS = new Set(['0.0.0.0', '::', '0:0:0:0:0:0:0:0', ''])
+
+/** A host in a URL: IPv6 addresses in brackets. */
+const inUrl = (host: string) => (host.includes(':') ? `[${host}]` : host)
+
+/** Whether a listen address keeps the server on this machine. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase()
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '0:0:0:0:0:0:0:1'
+}
+
+/**
+ * The Host header values the server answers to: the loopback names (127.0.0.1, localhost, [::1]),
+ * the host it was given, and, for every interface, this machine's addresses and name. Never a
+ * name the server can't know as its own, which is what a rebound DNS name is.
+ */
+function hostsFor(host: string, port: number): () => ReadonlySet<string> {
+  const fixed = ['127.0.0.1', 'localhost', '[::1]', inUrl(host.toLowerCase())]
+  let memo: { at: number; hosts: ReadonlySet<string> } | undefined
+  return () => {
+    if (memo && Date.now() - memo.at < 5_000) return memo.hosts
+    const names = [...fixed]
+    if (WILDCARDS.has(host)) {
+      // Addresses come and go (a laptop changes networks): asked again every few seconds.
+      for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) names.push(inUrl(a.address.replace(/%.*$/, '').toLowerCase()))
+      names.push(hostname().toLowerCase())
+    }
+    memo = { at: Date.now(), hosts: new Set(names.map((n) => hostKey(`${n}:${port}`))) }
+    return memo.hosts
+  }
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const library = watchedLibrary([...(options.noShipped ? [] : [SHIPPED_RECIPES_DIR]), ...(options.recipeDirs ?? [])])
   const root = options.root
+  const host = options.host ?? '127.0.0.1'
+  let hosts: (() => ReadonlySet<string>) | undefined
   const app = createApp({
     library: library.read,
     version: options.version,
+    hosts: () => hosts?.() ?? new Set(),
     ...(root ? { commands: () => { const r = discover(root, options.config ?? {}); return scanReport(r) } } : {}),
   })
   const server = createServer(app)
   server.keepAliveTimeout = 5_000
-  const host = options.host ?? '127.0.0.1'
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -52,10 +92,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     throw error
   }
   const { port } = server.address() as AddressInfo
-  const shown = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host
+  hosts = hostsFor(host, port)
+  const local = WILDCARDS.has(host) ? (host.includes(':') ? '[::1]' : '127.0.0.1') : inUrl(host)
   return {
     server,
-    url: `http://${shown}:${port}/`,
+    url: `http://${local}:${port}/`,
+    bound: `http://${inUrl(host)}:${port}/`,
+    loopback: isLoopback(host),
     close: () => new Promise((resolve) => {
       server.closeAllConnections()
       server.close(() => void library.close().then(resolve))

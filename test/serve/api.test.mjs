@@ -6,6 +6,7 @@ import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
+import { request } from 'node:http'
 import { REPO_ROOT, waitUntil, alive } from '../mcp/support.mjs'
 import { startServer } from '../../dist/src/serve/server.js'
 import { loadLibrary, renderRecipe, SHIPPED_RECIPES_DIR } from '../../dist/src/curated/index.js'
@@ -182,6 +183,123 @@ test('with --root the commands are the scan JSON; without it the endpoint says h
   assert.match(none.json.error.message, /--root/)
 })
 
+/** A request through node:http, which sends the Host and Origin headers it is given (fetch sets its own Host). */
+function raw(method, path, headers = {}, body) {
+  const { hostname, port } = new URL(server.url)
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, method, path, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** `raw`, its JSON answer checked against the document as `call` checks it. */
+async function rawCall(method, path, headers, body) {
+  const res = await raw(method, path, headers, body)
+  assert.match(res.headers['content-type'], /^application\/json/, `${method} ${path.slice(0, 80)}: ${res.text.slice(0, 200)}`)
+  const json = JSON.parse(res.text)
+  const pathname = new URL(path, 'http://x').pathname
+  const found = operation(pathname, method)
+  assert.ok(found, `${pathname.slice(0, 80)} is in the document`)
+  const answer = found.op.responses[String(res.status)]
+  assert.ok(answer, `${method} ${found.template} declares status ${res.status} (body ${res.text.slice(0, 200)})`)
+  const validate = ajv.getSchema(`doc${answer.content['application/json'].schema.$ref}`) ?? ajv.compile({ $ref: `doc${answer.content['application/json'].schema.$ref}` })
+  assert.ok(validate(json), ajv.errorsText(validate.errors))
+  checked.add(`${method} ${found.template} ${res.status}`)
+  return { status: res.status, json }
+}
+
+test('only the server\'s own Host is answered (421), an API call from another origin is refused (403), an over-long target is 414', async () => {
+  const { port } = new URL(server.url)
+  const operations = [['GET', '/api/v1/recipes?q=git'], ['GET', '/api/v1/recipes/git.undo_last_commit'], ['POST', '/api/v1/recipes/git.undo_last_commit/render', JSON.stringify({ platform: 'linux' })], ['GET', '/api/v1/commands']]
+  for (const [method, path, body] of operations) {
+    // A web page whose DNS name was rebound to 127.0.0.1 sends its own name as Host.
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `localhost:${Number(port) + 1}`]) {
+      const r = await rawCall(method, path, { host }, body)
+      assert.equal(r.status, 421, `${method} ${path} Host ${host}`)
+      assert.equal(r.json.error.code, 'MISDIRECTED_REQUEST')
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`]) {
+      const r = await raw(method, path, { host, ...(body ? {} : {}) }, body)
+      assert.ok(r.status === 200, `${method} ${path} Host ${host}: ${r.status} ${r.text.slice(0, 200)}`)
+    }
+    for (const origin of ['http://evil.example', `http://evil.example:${port}`, 'null', `https://127.0.0.1:${port}`]) {
+      const r = await rawCall(method, path, { host: `127.0.0.1:${port}`, origin }, body)
+      assert.equal(r.status, 403, `${method} ${path} Origin ${origin}`)
+      assert.equal(r.json.error.code, 'CROSS_ORIGIN')
+    }
+    const same = await raw(method, path, { host: `localhost:${port}`, origin: `http://localhost:${port}` }, body)
+    assert.equal(same.status, 200, 'a page of the server itself may call the API')
+    const long = await rawCall(method, `${path}${path.includes('?') ? '&' : '?'}${'x'.repeat(5000)}=1`, { host: `127.0.0.1:${port}` }, body)
+    assert.equal(long.status, 414)
+  }
+  // The pages too: a rebound name gets no page.
+  const page = await raw('GET', '/', { host: 'evil.example' })
+  assert.equal(page.status, 421)
+  assert.doesNotMatch(page.text, /<html/)
+  assert.equal((await raw('GET', '/', { host: `127.0.0.1:${port}` })).status, 200)
+})
+
+test('a search is bounded: an over-long or many-word query is a 400 at once, not seconds of work', async () => {
+  const words = Array.from({ length: 2000 }, (_, i) => `word${i}x`).join(' ')
+  const started = performance.now()
+  const long = await call('GET', `/api/v1/recipes?q=${encodeURIComponent(words.slice(0, 1000))}`)
+  assert.equal(long.status, 400)
+  assert.equal(long.json.error.code, 'QUERY_TOO_LONG')
+  assert.equal(long.json.error.parameter, 'q')
+  const many = await call('GET', `/api/v1/recipes?q=${encodeURIComponent(Array.from({ length: 17 }, () => 'a').join(' '))}`)
+  assert.equal(many.status, 400)
+  const tags = await call('GET', `/api/v1/recipes?${Array.from({ length: 17 }, (_, i) => `tag=t${i}`).join('&')}`)
+  assert.equal(tags.status, 400)
+  assert.equal(tags.json.error.parameter, 'tag')
+  // The 14 KB query of the report: refused by its length (414 for the target) before any search.
+  const huge = await raw('GET', `/api/v1/recipes?${new URLSearchParams({ q: `${words} `.repeat(2).slice(0, 14_000) })}`)
+  assert.equal(huge.status, 414)
+  assert.ok(performance.now() - started < 30_000)
+  // The longest query allowed is answered.
+  const most = await call('GET', `/api/v1/recipes?q=${encodeURIComponent(Array.from({ length: 16 }, (_, i) => `portx${i}abcdefghij`).join(' ').slice(0, 256))}`)
+  assert.equal(most.status, 200)
+  // The index page says it in a page.
+  const pageRes = await raw('GET', `/?q=${encodeURIComponent(words.slice(0, 1000))}`)
+  assert.equal(pageRes.status, 400)
+  assert.match(pageRes.text, /<h1>Bad request<\/h1>/)
+})
+
+test('a malformed %-escape is a 400 on the API and the 404 page on a page, never a 500', async () => {
+  for (const path of ['/api/v1/recipes/%E0%A4%A', '/api/v1/recipes/%ZZ']) {
+    const r = await call('GET', path)
+    assert.equal(r.status, 400, path)
+    assert.equal(r.json.error.code, 'INVALID_PATH')
+  }
+  const render = await call('POST', '/api/v1/recipes/%E0%A4%A/render', { body: { platform: 'linux' } })
+  assert.equal(render.status, 400)
+  const page = await fetch(`${server.url}recipes/%E0%A4%A`)
+  assert.equal(page.status, 404)
+  assert.match(await page.text(), /Not found/)
+})
+
+test('limit takes decimal digits only; JSON numbers and booleans are taken for parameters that hold them', async () => {
+  for (const limit of ['0x10', '1e2', ' 5', '5.0', '+5', '']) {
+    const r = await call('GET', `/api/v1/recipes?limit=${encodeURIComponent(limit)}`)
+    assert.equal(r.status, 400, `limit=${limit}`)
+    assert.equal(r.json.error.parameter, 'limit')
+  }
+  assert.equal((await call('GET', '/api/v1/recipes?limit=16')).json.recipes.length, 16)
+  const library = loadLibrary([SHIPPED_RECIPES_DIR])
+  const asNumber = await call('POST', '/api/v1/recipes/network.find_process_on_port/render', { body: { platform: 'linux', params: { port: 8080 } } })
+  assert.equal(asNumber.status, 200, JSON.stringify(asNumber.json))
+  assert.deepEqual(asNumber.json, renderRecipe(library, 'network.find_process_on_port', { platform: 'linux', params: { port: '8080' } }))
+  // The parameter's own check still decides: a port is digits.
+  const fraction = await call('POST', '/api/v1/recipes/network.find_process_on_port/render', { body: { platform: 'linux', params: { port: 80.5 } } })
+  assert.equal(fraction.status, 400)
+  assert.equal(fraction.json.error.parameter, 'params.port')
+  const object = await call('POST', '/api/v1/recipes/network.find_process_on_port/render', { body: { platform: 'linux', params: { port: { n: 1 } } } })
+  assert.equal(object.status, 400)
+})
+
 test('every operation and declared status was exercised', () => {
   for (const [template, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
@@ -191,6 +309,23 @@ test('every operation and declared status was exercised', () => {
       }
     }
   }
+})
+
+test('--host 0.0.0.0 says it listens on every interface and warns that other machines can reach it', async (t) => {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/command-scout'), 'serve', '--port', '0', '--host', '0.0.0.0'], { stdio: ['ignore', 'pipe', 'pipe'] })
+  t.after(() => { if (alive(child.pid)) child.kill('SIGKILL') })
+  let out = ''
+  let err = ''
+  child.stdout.setEncoding('utf8').on('data', (c) => { out += c })
+  child.stderr.setEncoding('utf8').on('data', (c) => { err += c })
+  await waitUntil(() => /listening on/.test(out) && /warning/.test(err), 'the address and the warning')
+  assert.match(out, /^command-scout serve: listening on http:\/\/0\.0\.0\.0:(\d+)\/ \(every interface; on this machine http:\/\/127\.0\.0\.1:\1\/\)\n$/)
+  assert.match(err, /warning: http:\/\/0\.0\.0\.0:\d+\/ is reachable from other machines/)
+  const url = out.match(/http:\/\/127\.0\.0\.1:\d+\//)[0]
+  assert.equal((await fetch(`${url}api/v1/recipes?limit=1`)).status, 200)
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)))
+  child.kill('SIGTERM')
+  assert.equal(await exited, 0)
 })
 
 test('the CLI prints the URL for --port 0, serves, and stops on SIGTERM; bad options are usage errors', async (t) => {
@@ -204,6 +339,10 @@ test('the CLI prints the URL for --port 0, serves, and stops on SIGTERM; bad opt
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)))
   child.kill('SIGTERM')
   assert.equal(await exited, 0)
+  // --root on a file is refused as scan refuses it.
+  const file = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/command-scout'), 'serve', '--port', '0', '--root', join(REPO_ROOT, 'package.json')], { encoding: 'utf8', timeout: 30_000 })
+  assert.equal(file.status, 2, file.stderr)
+  assert.match(file.stderr, /^command-scout serve: --root .*package\.json is not a directory\n$/)
   const bad = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/command-scout'), 'serve', '--port', 'eighty'], { encoding: 'utf8' })
   assert.equal(bad.status, 2)
   assert.match(bad.stderr, /--port must be 0 to 65535/)
