@@ -382,9 +382,19 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     // The reading state of the current line, updated whenever a conditional opens, turns or closes.
     let skipping = false
     let maybe = outerMaybe
+    // Whether any open conditional skips (or can't be decided), up to each depth: only the innermost
+    // changes at a time, so each step costs the same however deep the nesting (50,000 levels stay linear).
+    const cumulative: Array<{ skip: boolean; maybe: boolean }> = []
     const settle = (): void => {
-      skipping = conditionals.some((c) => c.branch === 'skip')
-      maybe = outerMaybe || conditionals.some((c) => c.branch === 'maybe')
+      const n = conditionals.length
+      if (cumulative.length > n) cumulative.length = n
+      if (n > 0) {
+        const prev = n > 1 ? cumulative[n - 2]! : { skip: false, maybe: false }
+        const top = conditionals[n - 1]!
+        cumulative[n - 1] = { skip: prev.skip || top.branch === 'skip', maybe: prev.maybe || top.branch === 'maybe' }
+      }
+      skipping = n > 0 && cumulative[n - 1]!.skip
+      maybe = outerMaybe || (n > 0 && cumulative[n - 1]!.maybe)
     }
     /** A problem at a line make may never read (an undecided branch) is only a warning. */
     const problem = (line: number, message: string, fatal: boolean): void => {
