@@ -12,6 +12,7 @@ import { discover } from '../discover.js'
 import { guardedJudgement, reasonClause } from '../exposure.js'
 import { missingRunnerRefusal } from '../runners.js'
 import { isTerminal } from '../terminal.js'
+import { visibleLine } from '../visible-text.js'
 import { findRecipe, RecipeNotFound } from './find-recipe.js'
 import { UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
@@ -66,7 +67,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const cwd = resolve(result.root, recipe.cwd)
   // A missing runner gets its name and how to install it rather than the shell's "not found" (127 all the same).
   const missing = missingRunnerRefusal(recipe, command)
-  if (missing) return io.stderr(`command-scout: ${missing}\n`), 127
+  if (missing) return io.stderr(`command-scout: ${visibleLine(missing)}\n`), 127
   const verdict = guardedJudgement(() => judgeRecipeCall(recipe, extra, { root: result.root, book: result.book }))
   if (verdict.destructive && values.yes !== true) {
     const refused = askOrRefuse(command, reasonClause(verdict), io)
@@ -74,7 +75,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const budget = timeoutMs ?? config.execution.timeoutMs
   const where = recipe.cwd !== '.' ? `   (in ${recipe.cwd})` : ''
-  io.stderr(`$ ${command}${where}${timeoutMs !== undefined ? `   [timeout ${formatMs(budget)}]` : ''}\n`)
+  // The command line holds repository text (a script name, a task name): shown with its control characters escaped.
+  const shown = visibleLine(command)
+  io.stderr(`$ ${shown}${where}${timeoutMs !== undefined ? `   [timeout ${formatMs(budget)}]` : ''}\n`)
   // Loaded here so that scan and docs don't pay for execa's import.
   const { runCommand } = await import('../execute.js')
   const control = watchRun()
@@ -96,11 +99,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (control.brokenPipe) return EXIT_BROKEN_PIPE
     const newline = atLineStart ? '' : '\n'
     if (run.timedOut) {
-      io.stderr(`${newline}command-scout: timed out after ${formatMs(budget)}: \`${command}\` and its children were killed (exit 124); ${budget < 1000 ? '--timeout counts milliseconds' : 'raise --timeout MS if it needs longer'}\n`)
+      io.stderr(`${newline}command-scout: timed out after ${formatMs(budget)}: \`${shown}\` and its children were killed (exit 124); ${budget < 1000 ? '--timeout counts milliseconds' : 'raise --timeout MS if it needs longer'}\n`)
       return 124
     }
-    if (run.killed) return io.stderr(`${newline}command-scout: interrupted; \`${command}\` and its children were stopped\n`), control.exitCode() ?? 130
-    if (run.exitCode === null) return io.stderr(`${newline}command-scout: \`${command}\` ended by a signal\n`), 1
+    if (run.killed) return io.stderr(`${newline}command-scout: interrupted; \`${shown}\` and its children were stopped\n`), control.exitCode() ?? 130
+    if (run.exitCode === null) return io.stderr(`${newline}command-scout: \`${shown}\` ended by a signal\n`), 1
     return run.exitCode
   } finally {
     control.dispose()
