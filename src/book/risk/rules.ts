@@ -140,7 +140,13 @@ interface SubRule {
 
 const R = (sub: string, kind: Kind, says: string, extra: Partial<SubRule> = {}): SubRule => ({ sub: sub ? sub.split(' ') : [], kind, says, ...extra })
 
-const PUBLISH_PM = [R('publish', 'publishes', 'publishes a package', { unless: ['--dry-run'] }), R('unpublish', 'publishes', 'unpublishes a package'),
+const PUBLISH_PM = [R('publish', 'publishes', 'publishes a package', { unless: ['--dry-run'] }),
+  R('install', 'overwrites', 'installs packages globally, outside the repository', { with: ['-g', '--global', '--location=global'] }),
+  R('i', 'overwrites', 'installs packages globally, outside the repository', { with: ['-g', '--global', '--location=global'] }),
+  R('add', 'overwrites', 'installs packages globally, outside the repository', { with: ['-g', '--global'] }),
+  R('uninstall', 'overwrites', 'removes globally installed packages', { with: ['-g', '--global'] }),
+  R('remove', 'overwrites', 'removes globally installed packages', { with: ['-g', '--global'] }),
+  R('link', 'overwrites', 'links the package into the global install, outside the repository'), R('unpublish', 'publishes', 'unpublishes a package'),
   R('deprecate', 'publishes', 'deprecates a published package'), R('dist-tag add', 'publishes', 'moves a published tag'), R('dist-tag rm', 'publishes', 'removes a published tag'),
   R('owner rm', 'publishes', 'removes a package owner'), R('npm publish', 'publishes', 'publishes a package'),
   R('stage publish', 'publishes', 'publishes a package')]
@@ -174,6 +180,7 @@ const SUBCOMMAND_RULES: Readonly<Record<string, readonly SubRule[]>> = {
     R('stash clear', 'discards', 'deletes all stashed work'),
     R('push', 'rewrites-history', 'force-pushes, overwriting the remote branch', { flag: 'f', with: ['--force', '--force-with-lease', '--force-if-includes', '--mirror'] }),
     R('push', 'rewrites-history', 'deletes remote branches', { flag: 'd', with: ['--delete', '--prune'] }),
+    R('push', 'publishes', 'publishes commits or tags to a shared remote (git push)', { unless: ['--dry-run', '-n'] }),
     R('branch', 'discards', 'deletes a branch with unmerged work', { flag: 'D', with: ['--delete --force'] }),
     R('tag', 'discards', 'deletes a tag', { flag: 'd', with: ['--delete'] }),
     R('update-ref', 'discards', 'deletes or moves a ref, which can leave commits unreachable'),
@@ -196,6 +203,12 @@ const SUBCOMMAND_RULES: Readonly<Record<string, readonly SubRule[]>> = {
   ],
   npm: PUBLISH_PM, pnpm: PUBLISH_PM, pn: PUBLISH_PM, yarn: PUBLISH_PM, bun: PUBLISH_PM,
   lerna: [R('publish', 'publishes', 'publishes packages')],
+  'standard-version': [R('', 'publishes', 'bumps the version, commits and tags a release', { unless: ['--dry-run'] })],
+  bumpp: [R('', 'publishes', 'bumps the version, commits, tags and pushes a release', { unless: ['--dry-run'] })],
+  'shelljs-release': [R('', 'publishes', 'publishes a release')],
+  npmpub: [R('', 'publishes', 'publishes a package')],
+  releasearoni: [R('', 'publishes', 'publishes a release')],
+  'gh-release': [R('', 'publishes', 'publishes a release')],
   changeset: [R('publish', 'publishes', 'publishes packages')],
   changesets: [R('publish', 'publishes', 'publishes packages')],
   'semantic-release': [R('', 'publishes', 'publishes a release', { unless: ['--dry-run', '-d'] })],
