@@ -5,7 +5,9 @@
  *   of the same name: a string or list is the task's `run`; a table has `run` (or `file`),
  *   `description`, `depends`, `alias`, `hide`;
  * - file tasks: executable files under mise-tasks/, .mise-tasks/, .mise/tasks/, .config/mise/tasks/
- *   and mise/tasks/ (later directories override), subdirectories joined with `:`, the extension
+ *   and mise/tasks/ (later directories override), subdirectories joined with `:` (a `:` inside a
+ *   file or directory name becomes `_`), a directory's `_default` file (any extension) named after
+ *   the directory (`docs/_default` is `docs`), the extension
  *   dropped unless another file of the directory has that name, `#MISE key=value` (or
  *   `# [MISE] key=value`) header comments read as TOML. A config task wins over a file task of
  *   the same name. `[task_config] includes` (TOML files of tasks, task directories) replaces the
@@ -142,7 +144,14 @@ export function collectMise(root: string): CollectorResult {
     } else taskDirs.push(rel)
   }
   {
-    for (const { rel, name } of executables(root, taskDirs)) {
+    // Two files of one task directory can give one name (`docs/_default` and `docs/_default.sh`,
+    // `a:b` and `a_b`): mise keeps the one its directory listing gives last, an order the files
+    // don't tell, so the collector keeps the later by name and says so.
+    const fromDir = new Map<string, { dir: string; rel: string }>()
+    for (const { dir, rel, name } of executables(root, taskDirs)) {
+      const before = fromDir.get(name)
+      if (before && before.dir === dir) report(rel, `${before.rel} and ${rel} are both the mise task "${name}"; mise runs whichever its directory listing gives last, which the files don't tell (listed here from ${rel}): rename one`, 1)
+      fromDir.set(name, { dir, rel })
       const text = readText(join(root, rel)) ?? ''
       const meta: Table = {}
       const headerLines = text.split('\n', 200)
@@ -190,9 +199,13 @@ export function collectMise(root: string): CollectorResult {
 }
 
 /**
- * Executable regular files under the task directories, recursively (names joined with `:`). The
- * extension is dropped unless that name is taken by another file task (mise keeps `deploy.sh` when
- * a `deploy` file exists in any task directory).
+ * Executable regular files under the task directories, recursively, named as mise's
+ * `name_from_path` names them: path components joined with `:`, a `:` inside a component made `_`,
+ * and a last component that is `_default` (with or without an extension) dropped, so that the
+ * file names its directory's task. The extension of the name's last part is then dropped unless
+ * that name is taken by another file task (mise keeps `deploy.sh` when a `deploy` file exists in
+ * any task directory); a `_default` task's name has no extension, but a directory's dot counts
+ * as one (`v1.2/_default` is `v1`), as in mise.
  */
 function executables(root: string, dirs: readonly string[]): Array<{ dir: string; rel: string; name: string }> {
   const found: Array<{ dir: string; rel: string; full: string; stem: string }> = []
@@ -208,14 +221,18 @@ function executables(root: string, dirs: readonly string[]): Array<{ dir: string
     for (const e of entries) {
       if (e.name.startsWith('.')) continue
       const child = `${rel}/${e.name}`
-      if (e.isDirectory()) walk(dir, child, `${prefix}${e.name}:`, depth + 1)
+      const part = e.name.replace(/:/g, '_')
+      if (e.isDirectory()) walk(dir, child, `${prefix}${part}:`, depth + 1)
       else if (e.isFile()) {
         const st = statPath(join(root, child))
         if (!st) continue
         const mode = st.mode
         if ((mode & 0o111) === 0) continue
-        const dot = e.name.lastIndexOf('.')
-        found.push({ dir, rel: child, full: `${prefix}${e.name}`, stem: `${prefix}${dot > 0 ? e.name.slice(0, dot) : e.name}` })
+        if (prefix !== '' && stripExtension(part) === '_default') {
+          const full = prefix.slice(0, -1)
+          const cut = full.lastIndexOf(':') + 1
+          found.push({ dir, rel: child, full, stem: `${full.slice(0, cut)}${stripExtension(full.slice(cut))}` })
+        } else found.push({ dir, rel: child, full: `${prefix}${part}`, stem: `${prefix}${stripExtension(part)}` })
       }
     }
   }
@@ -225,6 +242,12 @@ function executables(root: string, dirs: readonly string[]): Array<{ dir: string
   const stems = new Map<string, Set<string>>()
   for (const f of found) stems.set(f.stem, (stems.get(f.stem) ?? new Set()).add(f.full))
   return found.map((f) => ({ dir: f.dir, rel: f.rel, name: f.stem !== f.full && (fulls.has(f.stem) || stems.get(f.stem)!.size > 1) ? f.full : f.stem }))
+}
+
+/** mise's `strip_extension`: the text before the last `.`, unless that leaves nothing (`.hidden`). */
+function stripExtension(name: string): string {
+  const dot = name.lastIndexOf('.')
+  return dot > 0 ? name.slice(0, dot) : name
 }
 
 export const miseCollector: Collector = {

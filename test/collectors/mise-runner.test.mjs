@@ -61,7 +61,7 @@ describe('the mise collector against mise tasks ls --json', { concurrency: 4 }, 
     test(`mise agrees with the collector: ${name}`, { skip }, () => compare(join(FIXTURES, name), name))
   }
 
-  test('generated configs and file tasks (forms, precedence, hidden, aliases, depends): mise and the collector agree', { skip }, async () => {
+  test('generated configs and file tasks (forms, precedence, hidden, aliases, depends, _default): mise and the collector agree', { skip }, async () => {
     const r = rng(Number(process.env.FUZZ_SEED ?? 20261201))
     const pick = (n) => Math.floor(r() * n)
     const configs = ['mise.toml', '.mise.toml', 'mise/config.toml', '.config/mise.toml', 'mise.local.toml']
@@ -89,7 +89,7 @@ describe('the mise collector against mise tasks ls --json', { concurrency: 4 }, 
           writeFileSync(join(dir, file), `${lines.join('\n')}\n\n${tables.join('\n')}\n`)
         }
         for (const d of dirs.filter(() => pick(3) === 0)) {
-          for (const name of ['build', 'deploy', 'sub/task', 'tool.sh'].filter(() => pick(2))) {
+          for (const name of ['build', 'deploy', 'sub/task', 'sub/_default', 'tool.sh'].filter(() => pick(2))) {
             mkdirSync(join(dir, d, name, '..'), { recursive: true })
             const meta = [pick(2) ? `#MISE description="${name} in ${d}"` : '', pick(4) === 0 ? '#MISE hide=true' : '', pick(4) === 0 ? `#MISE alias=["${name[0]}x${k}"]` : ''].filter(Boolean)
             writeFileSync(join(dir, d, name), `#!/bin/sh\n${meta.join('\n')}\necho ${name}\n`)

@@ -85,3 +85,47 @@ describe('the nx collector against nx show', { concurrency: 2 }, () => {
     }
   })
 })
+
+// .nxignore and .gitignore: generated trees of projects with ignore files at the root and below
+// (anchored and unanchored rules, directory-only rules, `!` rules, `*`, `?`, `[...]`, `**`) must
+// give the projects `nx show projects` gives, no more and no fewer.
+describe('the nx collector against nx show projects: .nxignore and .gitignore', { concurrency: 2 }, () => {
+  test('generated ignore files: nx and the collector see the same projects', { skip }, async () => {
+    const r = rng(Number(process.env.FUZZ_SEED ?? 20261201))
+    const pick = (n) => Math.floor(r() * n)
+    const dirs = ['apps/a', 'apps/b', 'apps/c', 'b', 'c', 'libs/x1', 'libs/y', 'libs/z/deep', 'libs/deep', 'd/e', 'd/e/f', 'gen/out']
+    const rules = ['apps/a', '/apps/b/', 'b', 'c/', '*/c', 'apps/*', '!apps/a', '!apps/b/', 'libs/**/deep', '**/deep', 'libs/x*', 'l?bs/y', '[ab]', '!b', 'd/', 'e', '!e/', 'project.json', '!project.json',
+      '*.json', 'lib[s]/', 'gen/**', '!gen/out/', '# a comment', '', 'f/', 'z/deep', '/a', 'x1', '/e/f/', '!/b']
+    const ruleSet = () => Array.from({ length: 1 + pick(4) }, () => rules[pick(rules.length)]).join('\n') + '\n'
+    for (let k = 0; k < 15; k++) {
+      const base = mkdtempSync(join(tmpdir(), 'scout-nx-ignore-'))
+      const dir = join(base, 'ws')
+      const written = {}
+      try {
+        mkdirSync(dir)
+        writeFileSync(join(dir, 'nx.json'), '{}')
+        writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'gen-root', private: true }))
+        for (const d of dirs) {
+          if (pick(4) === 0) continue
+          mkdirSync(join(dir, d), { recursive: true })
+          writeFileSync(join(dir, d, 'project.json'), JSON.stringify({ name: d.replace(/\//g, '-'), targets: { build: { command: 'echo' } } }))
+        }
+        for (const at of ['', 'apps', 'libs', 'd']) {
+          for (const file of ['.gitignore', '.nxignore']) {
+            if (pick(at === '' ? 2 : 4)) continue
+            mkdirSync(join(dir, at), { recursive: true })
+            writeFileSync(join(dir, at, file), (written[join(at, file)] = ruleSet()))
+          }
+        }
+        const result = nxCollector.collect({ root: dir, options: { enabled: true } })
+        mkdirSync(join(dir, 'node_modules'), { recursive: true })
+        symlinkSync(dirname(dirname(realpathSync(toolBinary('nx')))), join(dir, 'node_modules', 'nx'))
+        const theirs = await nx(dir, ['show', 'projects', '--json'])
+        const ours = [...new Set(result.recipes.map((x) => x.scope))]
+        assert.deepEqual(ours.sort(), [...theirs].sort(), `generated case ${k}: ${JSON.stringify(written)}`)
+      } finally {
+        rmSync(base, { recursive: true, force: true })
+      }
+    }
+  })
+})

@@ -7,12 +7,13 @@
 // skipped test at the end), so rye scripts are checked by the fixtures only.
 import { describe, it as test } from 'node:test'
 import assert from 'node:assert/strict'
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { pythonCollector } from '../../dist/collectors/python.js'
+import { rng } from '../support/random.mjs'
 import { toolBinary, skipWithout } from '../support/tool-binary.mjs'
 
 const FIXTURES = new URL('../fixtures/python/', import.meta.url).pathname
@@ -108,3 +109,121 @@ describe('the python collector against poe, pdm and hatch', { concurrency: 3 }, 
 test('rye run --list agrees with the collector\'s rye scripts', {
   skip: 'rye cannot be installed here: it ships through its own installer (release downloads this machine cannot reach), and the "rye" name on PyPI is an unrelated project; rye scripts are checked by the fixtures only',
 }, () => {})
+
+// poe's include: generated include graphs (TOML, JSON and YAML files, nested includes relative to
+// the including file, ${POE_CONF_DIR} and ${POE_ROOT}, cycles, recursive = false, names defined
+// twice, private names, groups, missing files) must list what `poe _list_tasks` lists, in its order;
+// and a configuration poe refuses to run because of an include must list no poe task, with an error.
+describe('poe include: the collector against poe', { concurrency: 2 }, () => {
+  const skip = skipWithout('poe', 'poe (poethepoet)')
+  const write = (dir, files) => {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true })
+      writeFileSync(join(dir, path), text)
+    }
+  }
+  const withFiles = async (label, files, fn) => {
+    const dir = mkdtempSync(join(tmpdir(), 'scout-py-include-'))
+    try {
+      write(dir, files)
+      return await fn(dir, pythonCollector.collect({ root: dir, options: { enabled: true } }))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+
+  test('generated include graphs: the collector lists what poe _list_tasks lists, in order', { skip }, async () => {
+    const r = rng(Number(process.env.FUZZ_SEED ?? 20261201))
+    const pick = (n) => Math.floor(r() * n)
+    const names = ['build', 'test', 'lint', '_private', 'docs', 'fmt', 'serve', 'check']
+    const tasksOf = (file) => Object.fromEntries(names.filter(() => pick(3) === 0).map((n) => [n, `echo ${n} from ${file}`]))
+    const tomlValue = (v) => (Array.isArray(v) ? `[${v.map(tomlValue).join(', ')}]` : v && typeof v === 'object' ? `{ ${Object.entries(v).map(([k, x]) => `${k} = ${tomlValue(x)}`).join(', ')} }` : JSON.stringify(v))
+    const toml = (prefix, opts) => {
+      const lines = []
+      if (opts.include !== undefined) lines.push(`${prefix ? `[${prefix}]\n` : ''}include = ${tomlValue(opts.include)}`)
+      lines.push(`[${prefix ? `${prefix}.` : ''}tasks]`, ...Object.entries(opts.tasks).map(([k, v]) => `${k} = ${JSON.stringify(v)}`))
+      if (opts.groups) for (const [g, t] of Object.entries(opts.groups)) lines.push(`[${prefix ? `${prefix}.` : ''}groups.${g}.tasks]`, ...Object.entries(t).map(([k, v]) => `${k} = ${JSON.stringify(v)}`))
+      return `${lines.join('\n')}\n`
+    }
+    const yaml = (opts) => [
+      ...(opts.include !== undefined ? [`include: ${JSON.stringify(opts.include)}`] : []),
+      'tasks:', ...Object.entries(opts.tasks).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`), ...(Object.keys(opts.tasks).length ? [] : ['  {}']),
+    ].join('\n').replace('tasks:\n  {}', 'tasks: {}') + '\n'
+    for (let k = 0; k < 12; k++) {
+      const files = {}
+      const paths = ['a.toml', 'sub/b.toml', 'sub/c.json', 'd.yaml', 'sub/deep/e.toml']
+      const refTo = (fromDir, target) => {
+        const rel = relative(fromDir, target) || target
+        return pick(4) === 0 ? (pick(2) ? `\${POE_CONF_DIR}/${rel}` : `\${POE_ROOT}/${target}`) : rel
+      }
+      const includesFrom = (fromDir) => paths.filter(() => pick(3) === 0).concat(pick(5) === 0 ? ['nowhere.toml'] : [])
+        .map((p) => (pick(4) === 0 ? { path: refTo(fromDir, p), recursive: pick(2) === 0, ...(pick(2) ? { cwd: '.' } : {}) } : refTo(fromDir, p)))
+      for (const p of paths) {
+        if (pick(5) === 0) continue
+        const dir = dirname(p) === '.' ? '' : dirname(p)
+        const opts = { tasks: tasksOf(p), ...(pick(2) ? { include: includesFrom(dir) } : {}) }
+        if (p.endsWith('.json')) files[p] = JSON.stringify(opts, null, 2)
+        else if (p.endsWith('.yaml')) files[p] = yaml(opts)
+        else files[p] = toml(pick(2) ? 'tool.poe' : '', { ...opts, ...(pick(3) === 0 ? { groups: { g: { [`g${k}`]: 'echo g' } } } : {}) })
+      }
+      files['pyproject.toml'] = `[project]\nname = "gen"\nversion = "0"\n\n${toml('tool.poe', { tasks: tasksOf('pyproject.toml'), include: includesFrom('') })}`
+      await withFiles(`generated case ${k}`, files, async (dir, result) => {
+        const list = await run('poe', ['_list_tasks'], dir)
+        assert.ok(list.ok, `generated case ${k}: poe _list_tasks fails: ${list.stderr}`)
+        const theirs = list.stdout.trim().split(/\s+/).filter(Boolean)
+        assert.deepEqual(result.diagnostics.filter((d) => d.severity === 'error'), [], `generated case ${k}: ${JSON.stringify(files)}`)
+        assert.deepEqual(recipesOf(result, 'poe').map((x) => x.name), theirs, `generated case ${k}: ${JSON.stringify(files, null, 1)}`)
+      })
+    }
+  })
+
+  const refusals = {
+    'include is a number': { 'pyproject.toml': '[tool.poe]\ninclude = 3\ntasks.t = "echo ok"\n' },
+    'an include table with an unknown key': { 'pyproject.toml': '[tool.poe]\ninclude = [{ path = "a.toml", extra = 1 }]\ntasks.t = "echo ok"\n', 'a.toml': 'tasks.a = "echo a"\n' },
+    'an include with a blank cwd': { 'pyproject.toml': '[tool.poe]\ninclude = [{ path = "a.toml", cwd = " " }]\ntasks.t = "echo ok"\n', 'a.toml': 'tasks.a = "echo a"\n' },
+    'an included file that is not TOML': { 'pyproject.toml': '[tool.poe]\ninclude = "a.toml"\ntasks.t = "echo ok"\n', 'a.toml': 'tasks.a = "echo a\n' },
+    'an included JSON file that does not parse': { 'pyproject.toml': '[tool.poe]\ninclude = "a.json"\ntasks.t = "echo ok"\n', 'a.json': '{"tasks": ' },
+    'an included file with an option poe does not know': { 'pyproject.toml': '[tool.poe]\ninclude = "a.toml"\ntasks.t = "echo ok"\n', 'a.toml': 'foo = 1\ntasks.a = "echo a"\n' },
+    'an included file whose tasks are no table': { 'pyproject.toml': '[tool.poe]\ninclude = "a.toml"\ntasks.t = "echo ok"\n', 'a.toml': 'tasks = 3\n' },
+    'an include of a directory': { 'pyproject.toml': '[tool.poe]\ninclude = "sub"\ntasks.t = "echo ok"\n', 'sub/x.toml': 'tasks.x = "echo x"\n' },
+    'a task defined in tasks and in a group': { 'pyproject.toml': '[tool.poe]\ntasks.t = "echo ok"\n[tool.poe.groups.g.tasks]\nt = "echo again"\n' },
+  }
+  for (const [label, files] of Object.entries(refusals)) {
+    test(`poe refuses to run any task when ${label}: the collector lists none, with an error`, { skip }, async () => {
+      await withFiles(label, files, async (dir, result) => {
+        const ran = await run('poe', ['t'], dir)
+        assert.equal(ran.ok, false, `${label}: poe ran t (${ran.stdout})`)
+        assert.deepEqual(recipesOf(result, 'poe'), [], label)
+        assert.ok(result.diagnostics.some((d) => d.severity === 'error' && /poe refuses the whole configuration|poe refuses this file/.test(d.message)), `${label}: ${JSON.stringify(result.diagnostics)}`)
+      })
+    })
+  }
+
+  test('${POE_GIT_DIR} in an include: read when the scanned directory is the git work tree, as poe reads it; else a warning', { skip: skip || (toolBinary('git') ? false : 'git is not on PATH') }, async () => {
+    const files = { 'pyproject.toml': '[tool.poe]\ninclude = "${POE_GIT_DIR}/tasks/a.toml"\ntasks.t = "echo ok"\n', 'tasks/a.toml': 'tasks.a = "echo a"\n' }
+    await withFiles('no git', files, async (dir, result) => {
+      const list = await run('poe', ['_list_tasks'], dir)
+      assert.deepEqual(list.stdout.trim().split(/\s+/), ['t'], 'poe: no git repository, no include')
+      assert.deepEqual(recipesOf(result, 'poe').map((x) => x.name), ['t'])
+      assert.match(result.diagnostics.map((d) => d.message).join('\n'), /poe includes \$\{POE_GIT_DIR\}\/tasks\/a\.toml, which uses \$\{POE_GIT_DIR\}/)
+    })
+    await withFiles('git', files, async (dir) => {
+      await execFileAsync(toolBinary('git'), ['init', '-q', dir])
+      const result = pythonCollector.collect({ root: dir, options: { enabled: true } })
+      const list = await run('poe', ['_list_tasks'], dir)
+      assert.deepEqual(list.stdout.trim().split(/\s+/), ['t', 'a'], 'poe: the include from the git work tree')
+      assert.deepEqual(recipesOf(result, 'poe').map((x) => x.name), ['t', 'a'])
+      assert.deepEqual(result.diagnostics, [])
+    })
+  })
+
+  test('a missing included file is only a warning: poe runs the other tasks, the collector lists them', { skip }, async () => {
+    await withFiles('missing', { 'pyproject.toml': '[tool.poe]\ninclude = ["gone.toml", "a.toml"]\ntasks.t = "echo ok"\n', 'a.toml': 'tasks.a = "echo a"\n' }, async (dir, result) => {
+      const ran = await run('poe', ['t'], dir)
+      assert.ok(ran.ok && /ok/.test(ran.stdout), `poe t: ${ran.stderr}`)
+      assert.deepEqual(recipesOf(result, 'poe').map((x) => x.name), ['t', 'a'])
+      assert.equal(result.diagnostics.length, 1)
+      assert.match(result.diagnostics[0].message, /poe includes gone\.toml, which does not exist/)
+    })
+  })
+})
