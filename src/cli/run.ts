@@ -114,7 +114,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
  * A destructive command's question: on a terminal (stdin and stderr), y/N with the reason; a yes
  * lets it run (undefined), anything else is 1. Without a terminal no one can answer: refused, 2.
  */
-function askOrRefuse(command: string, reason: string, io: CliIo): number | undefined {
+function askOrRefuse(rawCommand: string, rawReason: string, io: CliIo): number | undefined {
+  // Both hold repository text: escaped, so a planted sequence can't repaint the question.
+  const command = visibleLine(rawCommand)
+  const reason = visibleLine(rawReason)
   if (!isTerminal(0) || !isTerminal(2)) {
     io.stderr(`command-scout: \`${command}\` was not run: it needs a person's yes, because ${reason}.\nTo allow it, run it again from a terminal and answer y, or pass --yes.\n`)
     return 2
