@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync, existsSync } from 'node:
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { collectCargo } from '../dist/collectors/cargo.js'
+import { collectCargo } from '../dist/src/collectors/cargo/collect.js'
 import { timeMedian } from './support.mjs'
 
 const RUNS = 11

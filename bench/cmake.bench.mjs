@@ -27,7 +27,7 @@ function makePresets(dir, n) {
   }, null, 2))
 }
 
-const { cmakeCollector } = await import(new URL('../dist/collectors/cmake.js', import.meta.url))
+const { cmakeCollector } = await import(new URL('../dist/src/collectors/cmake/collect.js', import.meta.url))
 await oracleBench({
   title: 'cmake collector vs cmake --list-presets=all',
   unit: 'configure presets',

@@ -19,7 +19,7 @@ function makeComposer(dir, n) {
   writeFileSync(join(dir, 'composer.json'), JSON.stringify({ name: 'bench/app', type: 'project', require: { php: '>=8.1' }, scripts, 'scripts-descriptions': descriptions, 'scripts-aliases': aliases }, null, 4))
 }
 
-const { composerCollector } = await import(new URL('../dist/collectors/composer.js', import.meta.url))
+const { composerCollector } = await import(new URL('../dist/src/collectors/composer/collect.js', import.meta.url))
 await oracleBench({
   title: 'composer collector vs composer run-script --list',
   unit: 'scripts',

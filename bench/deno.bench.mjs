@@ -37,7 +37,7 @@ export function makeDenoWorkspace(dir, count) {
 const fmt = (ms) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`
 
 async function main() {
-  const { denoCollector } = await import(new URL('../dist/collectors/deno.js', import.meta.url))
+  const { denoCollector } = await import(new URL('../dist/src/collectors/deno/collect.js', import.meta.url))
   const deno = findBin('deno')
   const base = mkdtempSync(join(tmpdir(), 'scout-bench-deno-'))
   const rows = [['members', 'collector (in process)', 'deno task (list)', 'ratio', 'recipes']]

@@ -22,7 +22,7 @@ function makeModule(dir, count) {
   }
 }
 
-const { goCollector } = await import(new URL('../dist/collectors/go.js', import.meta.url))
+const { goCollector } = await import(new URL('../dist/src/collectors/go/collect.js', import.meta.url))
 await oracleBench({
   title: 'go collector vs go list -json ./...',
   unit: 'packages',

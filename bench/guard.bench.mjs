@@ -7,7 +7,7 @@ import { readFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { timeMedian } from './support.mjs'
-import { readText, resolveInsideRoot } from '../dist/collectors/fs.js'
+import { readText, resolveInsideRoot } from '../dist/src/collectors/shared/fs.js'
 import { discover } from '../dist/src/index.js'
 
 const base = mkdtempSync(join(tmpdir(), 'scout-bench-guard-'))

@@ -5,7 +5,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { collectJust } from '../dist/collectors/just.js'
+import { collectJust } from '../dist/src/collectors/just/collect.js'
 import { findJust } from '../test/support/just-binary.mjs'
 import { timeMedian } from './support.mjs'
 

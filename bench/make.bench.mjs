@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { makeCollector } from '../dist/collectors/make.js'
+import { makeCollector } from '../dist/src/collectors/make/collect.js'
 
 const SIZES = [1000, 2500, 5000]
 const RUNS = Number(process.env.BENCH_RUNS ?? 9)

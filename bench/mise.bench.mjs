@@ -24,7 +24,7 @@ function makeRepo(dir, n) {
   writeFileSync(join(dir, '.mise.toml'), `${dot.join('\n')}\n`)
 }
 
-const { miseCollector } = await import(new URL('../dist/collectors/mise.js', import.meta.url))
+const { miseCollector } = await import(new URL('../dist/src/collectors/mise/collect.js', import.meta.url))
 await oracleBench({
   title: 'mise collector vs mise tasks ls --json',
   unit: 'tasks',

@@ -20,7 +20,7 @@ function makeWorkspace(dir, n) {
   }
 }
 
-const { nxCollector } = await import(new URL('../dist/collectors/nx.js', import.meta.url))
+const { nxCollector } = await import(new URL('../dist/src/collectors/nx/collect.js', import.meta.url))
 const nxBin = findBin('nx')
 await oracleBench({
   title: 'nx collector vs nx show projects --json',

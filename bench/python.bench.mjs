@@ -23,7 +23,7 @@ function makeProject(dir, n) {
   writeFileSync(join(dir, 'pyproject.toml'), `${lines.join('\n')}\n`)
 }
 
-const { pythonCollector } = await import(new URL('../dist/collectors/python.js', import.meta.url))
+const { pythonCollector } = await import(new URL('../dist/src/collectors/python/collect.js', import.meta.url))
 const common = {
   unit: 'tasks per runner',
   sizes: [100, 200, 400],

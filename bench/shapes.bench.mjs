@@ -63,7 +63,7 @@ try {
   const dirOf = (name) => join(base, name.split(' ')[0])
   const scan = (dir, env, ...extra) => execFileSync(process.execPath, [BIN, 'scan', '--format', 'json', '--root', dir, ...extra], { env, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
   const node0 = () => execFileSync(process.execPath, ['-e', '0'])
-  /** Forgets the remembered whole scans (src/scan-record.ts), and with `all` the collectors' results too; the code cache stays. */
+  /** Forgets the remembered whole scans (src/book/scan-record.ts), and with `all` the collectors' results too; the code cache stays. */
   const forgetScans = (all = false) => {
     const dir = join(cacheBase, 'scans')
     for (const n of existsSync(dir) ? readdirSync(dir) : []) if (all || n.endsWith('.rec')) unlinkSync(join(dir, n))
@@ -128,7 +128,7 @@ try {
   // What each part buys: the same scans, interleaved, each with one more part than the one before.
   const unbundled = new URL('src/cli.js', DIST).href
   const viaUnbundled = (dir) => execFileSync(process.execPath, ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(unbundled)}); process.exitCode = await main(process.argv.slice(1))`, 'scan', '--format', 'json', '--no-cache', '--root', dir], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
-  const parts = [['repository', 'unbundled (dist/src/cli.js)', '+ bundle', '+ code cache', '+ results reused', '+ whole scan replayed', 'node -e 0']]
+  const parts = [['repository', 'unbundled (dist/src/cli/main.js)', '+ bundle', '+ code cache', '+ results reused', '+ whole scan replayed', 'node -e 0']]
   for (const [name] of repos) {
     const dir = dirOf(name)
     const cols = [[], [], [], [], [], []]

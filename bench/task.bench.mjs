@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { loadavg, availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseEvents } from 'js-yaml'
-import { taskCollector } from '../dist/collectors/task.js'
+import { taskCollector } from '../dist/src/collectors/task/collect.js'
 import { findBin } from './scripts.bench.mjs'
 
 const TASK = findBin('task')

@@ -23,7 +23,7 @@ function makeTasks(dir, n) {
   writeFileSync(join(dir, '.vscode', 'tasks.json'), `// tasks\n${JSON.stringify({ version: '2.0.0', tasks }, null, 4)}`)
 }
 
-const { vscodeCollector } = await import(new URL('../dist/collectors/vscode.js', import.meta.url))
+const { vscodeCollector } = await import(new URL('../dist/src/collectors/vscode/collect.js', import.meta.url))
 await oracleBench({
   title: 'vscode collector vs jsonc-parser + ajv schema validation',
   unit: 'tasks',

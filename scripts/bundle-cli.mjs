@@ -2,15 +2,15 @@
 // read and compile at start instead of about 40 modules, and one that bin/command-scout can
 // compile with V8's code cache (vm.Script and cachedData, which Node offers for scripts, not for
 // ES modules before module.enableCompileCache in 22.1). The collectors come in through
-// collectors/index.ts like any import, so a new collector needs no change here; the parsing
-// libraries are inside but load on first use (collectors/lazy.ts).
+// src/collectors/index.ts like any import, so a new collector needs no change here; the parsing
+// libraries are inside but load on first use (src/base/lazy.ts).
 //
 // Left outside, as the compiled modules in dist/: every module our code loads with import() (run,
-// recipes, mcp, serve, watch, dsh and any subcommand added to the table in src/cli.ts) except the
+// recipes, mcp, serve, watch, dsh and any subcommand added to the table in src/cli/main.ts) except the
 // scan path (scan, docs, the terminal table). A script compiled by vm.Script can't import(), so
 // those calls become `__bundleImport(...)`, which the launcher passes in (a real import relative
 // to dist/src/). The errors the CLI tells apart are then made by two copies of their modules (the
-// bundle's and dist/'s); src/error-kind.ts keeps `instanceof` true across both.
+// bundle's and dist/'s); src/base/error-kind.ts keeps `instanceof` true across both.
 import { createHash, randomBytes } from 'node:crypto'
 import { constants, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
@@ -24,10 +24,10 @@ let build
 try {
   ;({ build } = await import('esbuild'))
 } catch {
-  // Without esbuild (a dev dependency) the launcher uses dist/src/cli.js; never leave a stale bundle.
+  // Without esbuild (a dev dependency) the launcher uses dist/src/cli/main.js; never leave a stale bundle.
   rmSync(outfile, { force: true })
   rmSync(`${root}dist/src/launcher.cjs`, { force: true })
-  console.warn('command-scout: esbuild is not installed, so the CLI is not bundled (it runs from dist/src/cli.js, a little slower to start)')
+  console.warn('command-scout: esbuild is not installed, so the CLI is not bundled (it runs from dist/src/cli/main.js, a little slower to start)')
   process.exit(0)
 }
 
@@ -36,7 +36,7 @@ const BUNDLED_LAZY = new Set(['cli/scan.js', 'cli/docs.js', 'table.js'].map((p) 
 const outside = new Set()
 
 const result = await build({
-  entryPoints: [`${root}src/cli.ts`],
+  entryPoints: [`${root}src/cli/main.ts`],
   outfile,
   write: false,
   bundle: true,
@@ -46,9 +46,6 @@ const result = await build({
   // A package's ES module build before its `main`: jsonc-parser's main is a UMD file whose factory
   // requires its parts through a parameter esbuild can't follow, so bundled it can't find them.
   mainFields: ['module', 'main'],
-  // Modules find files next to them (package.json, recipes/) by import.meta.url: the bundle's own
-  // URL, in dist/src/ like the modules it holds.
-  define: { 'import.meta.url': '__bundleUrl' },
   // The file is one function expression, the wrapper Node gives a CommonJS module plus the
   // import() a script can't make: the launcher compiles the text as it is, without a copy.
   banner: { js: "(function (exports, require, module, __filename, __dirname, __bundleImport) {'use strict';const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -56,7 +53,7 @@ const result = await build({
   logLevel: 'warning',
   legalComments: 'none',
   // Half the text to read and hash at every start (the bytecode comes from the code cache). A
-  // stack under COMMAND_SCOUT_DEBUG=1 then names minified functions; dist/src/cli.js has the real ones.
+  // stack under COMMAND_SCOUT_DEBUG=1 then names minified functions; dist/src/cli/main.js has the real ones.
   minify: true,
   plugins: [{
     name: 'keep-outside',
@@ -72,12 +69,18 @@ const result = await build({
         outside.add(path)
         return { path, external: true }
       })
+      // Modules find files next to them (package.json, recipes/, web/) by import.meta.url: in the
+      // bundle, the URL of the module's own compiled file in dist/src/, where the bundle lives too.
       // lazy.ts makes its own `require` for the unbundled build; without it, esbuild sees the
       // literal require() calls and bundles the libraries behind them.
-      b.onLoad({ filter: /collectors\/lazy\.ts$/ }, (args) => ({
-        contents: readFileSync(args.path, 'utf8').replace(/^const require = createRequire\(import\.meta\.url\)$/m, ''),
-        loader: 'ts',
-      }))
+      b.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
+        if (args.path.includes('/node_modules/')) return undefined
+        let contents = readFileSync(args.path, 'utf8')
+        if (args.path.endsWith('/base/lazy.ts')) contents = contents.replace(/^const require = createRequire\(import\.meta\.url\)$/m, '')
+        if (!contents.includes('import.meta.url')) return { contents, loader: 'ts' }
+        const own = `./${relative(src, args.path).replace(/\.ts$/, '.js')}`
+        return { contents: contents.split('import.meta.url').join(`new URL(${JSON.stringify(own)}, __bundleUrl).href`), loader: 'ts' }
+      })
     },
   }],
 })
@@ -91,10 +94,10 @@ if (/\bimport\(/.test(text.replace(/__bundleImport\(/g, ''))) {
   const at = text.search(/\bimport\(/)
   throw new Error(`bundle-cli: an import() is left in the bundle, which a vm.Script can't run: ${text.slice(at, at + 80)}`)
 }
-// What the launcher loads before the CLI (src/launcher.ts): the cache directory rule and the
+// What the launcher loads before the CLI (src/cli/launcher.ts): the cache directory rule and the
 // replay of a remembered scan, small enough to load in a millisecond.
 const replay = await build({
-  entryPoints: [`${root}src/launcher.ts`],
+  entryPoints: [`${root}src/cli/launcher.ts`],
   write: false,
   bundle: true,
   platform: 'node',

@@ -4,7 +4,7 @@
 // first repository scanned would decide which code gets cached, for good). The launcher uses these files when its own cache
 // has none for the subcommand, and only on the Node version that built them (V8 refuses any
 // other); they are owned like the bundle, so they are trusted like it. Each carries the hash of
-// its bytes the launcher checks (src/launcher.ts), as the runs below wrote them.
+// its bytes the launcher checks (src/cli/launcher.ts), as the runs below wrote them.
 import { execFileSync } from 'node:child_process'
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

@@ -5,8 +5,8 @@
  * the command line itself), never shell text of its own: what verify runs is always a command the
  * project declares, read and judged like any other.
  */
-import { discover } from '../discover.js'
-import type { Recipe } from '../recipe.js'
+import { discover } from '../book/discover.js'
+import type { Recipe } from '../book/recipe.js'
 
 export interface ProjectCommands {
   /** The test command line: the one named, else the discovered one. */

@@ -1,13 +1,13 @@
 /** `command-scout docs`: COMMANDS.md, the repository's commands as a committed document. */
 import { existsSync, statSync, writeSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { discover, missingRunners } from '../discover.js'
-import { renderDiagnostics, renderMarkdown, scanReport } from '../render.js'
+import { discover, missingRunners } from '../book/discover.js'
+import { renderDiagnostics, renderMarkdown, scanReport } from '../book/report.js'
 import { CliFailure, UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
 import { rootProblem } from './root.js'
-import { SafeWriteError, writeFileSafely, type SafeWriteResult } from '../safe-write.js'
-import { visibleLine } from '../visible-text.js'
+import { SafeWriteError, writeFileSafely, type SafeWriteResult } from '../base/safe-write.js'
+import { visibleLine } from '../base/visible-text.js'
 
 export const help = `command-scout docs: write COMMANDS.md, the commands a repository declares
 

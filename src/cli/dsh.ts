@@ -45,7 +45,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (action === undefined) return io.stdout(help), 2
   if (extra.length) throw new UsageError(`dsh ${action} takes no arguments (got ${extra.join(' ')})`, 'dsh')
   if (values.output !== undefined && action !== 'overlay') throw new UsageError(`--output is for dsh overlay`, 'dsh')
-  const { PACKAGE_ROOT } = await import('../bundle-overlay.js')
+  const { PACKAGE_ROOT } = await import('./bundle-overlay.js')
   switch (action) {
     case 'install':
       return install(PACKAGE_ROOT, io)
@@ -104,7 +104,7 @@ or: eval "$(node ${resolve(root, 'bin/command-scout')} dsh path)". Then load the
 }
 
 async function overlay(output: string | undefined, io: CliIo): Promise<number> {
-  const { bundleOverlay, OverlayError } = await import('../bundle-overlay.js')
+  const { bundleOverlay, OverlayError } = await import('./bundle-overlay.js')
   let text: string
   try {
     text = bundleOverlay()

@@ -3,8 +3,8 @@
  * (set COMMAND_SCOUT_DEBUG=1 to get the stack of an unexpected error). Control and bidi
  * characters in a message are shown escaped (visible-text.ts).
  */
-import { ConfigError } from '../config.js'
-import { visible, visibleLine } from '../visible-text.js'
+import { ConfigError } from '../book/config.js'
+import { visible, visibleLine } from '../base/visible-text.js'
 import { CliFailure, UsageError } from './io.js'
 
 const EXIT = { FAILURE: 1, USAGE: 2 } as const

@@ -1,7 +1,7 @@
 /** Which recipe `command-scout run NAME` means: by tool name, id, `runner:name`, `source:name` or plain name. */
-import type { NamingStyle } from '../config.js'
-import type { DiscoverResult } from '../discover.js'
-import type { Recipe } from '../recipe.js'
+import type { NamingStyle } from '../book/config.js'
+import type { DiscoverResult } from '../book/discover.js'
+import type { Recipe } from '../book/recipe.js'
 import { UsageError } from './io.js'
 
 /** How many candidates an unknown name lists before pointing to `scan`. */

@@ -1,5 +1,5 @@
-import { isKind, markKinds } from '../error-kind.js'
-import type { RecordPlace } from '../scan-record.js'
+import { isKind, markKinds } from '../base/error-kind.js'
+import type { RecordPlace } from '../book/scan-record.js'
 
 /** What every subcommand writes to and reads from, and the error that means "you called it wrong". */
 
@@ -12,7 +12,7 @@ export interface CliIo {
   /** Whether stdout and stderr are the process's own (then `run` streams with backpressure). */
   realStreams?: boolean
   /**
-   * Where a scan may remember its output for bin/command-scout to replay (src/scan-record.ts):
+   * Where a scan may remember its output for bin/command-scout to replay (src/book/scan-record.ts):
    * set by the launcher when the CLI runs from its bundle with stdout off a terminal.
    */
   record?: RecordPlace

@@ -4,9 +4,9 @@
  */
 import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { BUILTIN_COLLECTORS } from '../../collectors/index.js'
-import { normalizeConfig, NAMING_STYLES, RUNNERS, type CollectorKey, type Config, type ConfigInput } from '../config.js'
-import { defaultCacheDir, type ScanCacheOptions } from '../scan-cache.js'
+import { BUILTIN_COLLECTORS } from '../collectors/index.js'
+import { normalizeConfig, NAMING_STYLES, RUNNERS, type CollectorKey, type Config, type ConfigInput } from '../book/config.js'
+import { defaultCacheDir, type ScanCacheOptions } from '../book/scan-cache.js'
 import { UsageError, type CliIo } from './io.js'
 import { parseArgsMessage } from './parse-args-message.js'
 

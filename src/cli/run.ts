@@ -7,12 +7,12 @@
 import { readSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { commandWithWords, judgeRecipeCall } from '../book/risk/index.js'
-import { EXIT_BROKEN_PIPE, outputOptions, watchRun } from '../cli-process.js'
-import { discover } from '../discover.js'
-import { guardedJudgement, reasonClause } from '../exposure.js'
-import { missingRunnerRefusal } from '../runners.js'
-import { isTerminal } from '../terminal.js'
-import { visibleLine } from '../visible-text.js'
+import { EXIT_BROKEN_PIPE, outputOptions, watchRun } from './process.js'
+import { discover } from '../book/discover.js'
+import { guardedJudgement, reasonClause } from '../book/exposure.js'
+import { missingRunnerRefusal } from '../book/runners.js'
+import { isTerminal } from './terminal.js'
+import { visibleLine } from '../base/visible-text.js'
 import { findRecipe, RecipeNotFound } from './find-recipe.js'
 import { UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
@@ -79,7 +79,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const shown = visibleLine(command)
   io.stderr(`$ ${shown}${where}${timeoutMs !== undefined ? `   [timeout ${formatMs(budget)}]` : ''}\n`)
   // Loaded here so that scan and docs don't pay for execa's import.
-  const { runCommand } = await import('../execute.js')
+  const { runCommand } = await import('../book/execute.js')
   const control = watchRun()
   // A closing message must start on its own line even when the output did not end with one.
   let atLineStart = true
@@ -161,7 +161,7 @@ async function find<T>(lookup: () => T, io: CliIo): Promise<T> {
     return lookup()
   } catch (error) {
     if (!(error instanceof RecipeNotFound)) throw error
-    const { renderColumns } = await import('../table.js')
+    const { renderColumns } = await import('./table.js')
     const columns = renderColumns(undefined, error.candidates, { indent: '  ', fixed: 1, ...(io.columns ? { width: io.columns } : {}) })
     throw new UsageError(`${error.headline}\n${columns}${error.more ? `  ${error.more}\n` : ''}`.trimEnd(), 'run')
   }

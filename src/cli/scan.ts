@@ -1,7 +1,7 @@
 /** `command-scout scan`: every command the repository declares, as a table, JSON or Markdown. */
-import { discover } from '../discover.js'
-import { writeRecord } from '../scan-record.js'
-import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from '../render.js'
+import { discover } from '../book/discover.js'
+import { writeRecord } from '../book/scan-record.js'
+import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from '../book/report.js'
 import { CliFailure, UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
 import { rootProblem } from './root.js'
@@ -52,7 +52,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     ? renderJson(report)
     : format === 'markdown'
       ? renderMarkdown(report)
-      : (await import('../table.js')).renderTable(report, { width: io.columns, all: values.all === true })
+      : (await import('./table.js')).renderTable(report, { width: io.columns, all: values.all === true })
   const err = report.diagnostics.length ? renderDiagnostics(report.diagnostics) : ''
   io.stdout(out)
   if (err) io.stderr(err)

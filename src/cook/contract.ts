@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { discover } from '../discover.js'
+import { discover } from '../book/discover.js'
 import { parseTask } from '../kitchen/domain.js'
-import type { Recipe } from '../recipe.js'
+import type { Recipe } from '../book/recipe.js'
 
 export const CONTRACT_HEADING = '# Cook contract'
 

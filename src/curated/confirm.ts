@@ -6,7 +6,7 @@
  * after a person's yes. Medium recipes change state a person may want back (`git reset --soft
  * HEAD~1` moves a branch), and an agent should not do that on its own; read-only and low ones run.
  */
-import type { ApprovalNeed } from '../plugin/approval.js'
+import type { ApprovalNeed } from '../dsh/approval.js'
 import { renderRecipe, type RenderedRecipe } from './render.js'
 import { riskRank, type Library, type ParamValue, type Platform } from './schema.js'
 

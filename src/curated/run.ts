@@ -3,7 +3,7 @@
  * every step succeeded) its verification checks. The command runner is injected, so the harness
  * passes its shell seam and tests can pass anything that runs a command line.
  */
-import type { RunResult } from '../execute.js'
+import type { RunResult } from '../book/execute.js'
 import type { RenderedRecipe } from './render.js'
 import type { Platform, Risk } from './schema.js'
 import { undoHeading } from './view.js'

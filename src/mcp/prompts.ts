@@ -16,13 +16,13 @@
 import { existsSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/sdk/types.js'
-import { dispatchTasks, missingRunnersOf, plannedVerdict, type PlannedTool } from '../exposure.js'
-import type { Recipe } from '../recipe.js'
-import type { RecipeBook } from '../recipe-book.js'
+import { dispatchTasks, missingRunnersOf, plannedVerdict, type PlannedTool } from '../book/exposure.js'
+import type { Recipe } from '../book/recipe.js'
+import type { RecipeBook } from '../book/recipe-book.js'
 import { supportedPlatforms } from '../curated/render.js'
 import { CATEGORIES, riskRank, type Category, type CuratedRecipe, type Library, type Platform } from '../curated/schema.js'
 import { searchLibrary } from '../curated/search.js'
-import { visibleClaim } from '../visible-text.js'
+import { visibleClaim } from '../base/visible-text.js'
 
 export const PROMPT_NAMES = { buildTestLint: 'build_test_lint', beforeCommit: 'before_commit', recipes: (c: string) => `recipes_${c}` } as const
 

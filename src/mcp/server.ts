@@ -28,15 +28,15 @@ import {
   type CallToolResult, type ServerNotification, type ServerRequest, type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
-import { BUILTIN_COLLECTORS } from '../../collectors/index.js'
-import type { Config } from '../config.js'
-import { runCommand, type RunResult } from '../execute.js'
+import { BUILTIN_COLLECTORS } from '../collectors/index.js'
+import type { Config } from '../book/config.js'
+import { runCommand, type RunResult } from '../book/execute.js'
 import {
   ARGS_DESCRIPTION, callVerdict, missingRunnerRefusal, OP_ARGS_DESCRIPTION, OP_DESCRIPTION, plannedCall, planTools, reasonClause,
   renderRun, toolValue, type PlannedCall, type PlannedTool,
-} from '../exposure.js'
+} from '../book/exposure.js'
 import type { Verdict } from '../book/risk/index.js'
-import { bookCollector, LiveBook } from '../plugin/live-book.js'
+import { bookCollector, LiveBook } from '../book/live-book.js'
 import { confirmationRefusal, needsConfirmation, paramsOf } from '../curated/confirm.js'
 import { liveLibrary } from '../curated/live-library.js'
 import { SHIPPED_RECIPES_DIR } from '../curated/load.js'

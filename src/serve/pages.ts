@@ -7,7 +7,7 @@
 import { currentPlatform, RecipeRenderError, renderRecipe, stepsFor, supportedPlatforms, type RenderedRecipe } from '../curated/render.js'
 import { CATEGORIES, PLATFORMS, RISKS, type CuratedRecipe, type Library, type Parameter, type Platform } from '../curated/schema.js'
 import { searchAnswer } from '../curated/summary.js'
-import type { ScanReport } from '../render.js'
+import type { ScanReport } from '../book/report.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 export const esc = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!)

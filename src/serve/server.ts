@@ -2,11 +2,11 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { hostname, networkInterfaces } from 'node:os'
-import type { ConfigInput } from '../config.js'
-import { discover } from '../discover.js'
+import type { ConfigInput } from '../book/config.js'
+import { discover } from '../book/discover.js'
 import { watchedLibrary } from '../curated/live-library.js'
 import { SHIPPED_RECIPES_DIR } from '../curated/load.js'
-import { scanReport } from '../render.js'
+import { scanReport } from '../book/report.js'
 import { createApp, hostKey } from './app.js'
 
 export interface ServeOptions {

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { stringify } from 'yaml'
 import { stepsFor, supportedPlatforms } from '../curated/render.js'
 import { CATEGORIES, type CuratedRecipe, type Library } from '../curated/schema.js'
-import { renderMarkdown, type ScanReport } from '../render.js'
+import { renderMarkdown, type ScanReport } from '../book/report.js'
 
 export interface SkillFile {
   /** The skill's name (kebab-case), also its folder. */

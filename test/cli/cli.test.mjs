@@ -258,7 +258,7 @@ test('dsh: help, and usage errors point to it', () => {
 })
 
 test('an unexpected error is one line; the stack only with COMMAND_SCOUT_DEBUG', async () => {
-  const { describeError } = await import('../../dist/src/cli.js')
+  const { describeError } = await import('../../dist/src/cli/main.js')
   const system = Object.assign(new Error("EACCES: permission denied, open '/x/y.md'"), { code: 'EACCES', syscall: 'open', path: '/x/y.md' })
   assert.deepEqual(describeError(system, {}), { text: "command-scout: can't open /x/y.md: permission denied (EACCES)\n", exitCode: 1 })
   const bug = new Error('something broke\nsecond line')

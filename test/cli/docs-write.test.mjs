@@ -6,7 +6,7 @@ import { spawnSync, execFileSync } from 'node:child_process'
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { codeSpan } from '../../dist/src/render.js'
+import { codeSpan } from '../../dist/src/book/report.js'
 
 const bin = new URL('../../bin/command-scout', import.meta.url).pathname
 const cli = (args) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 })

@@ -1,4 +1,4 @@
-// A whole scan remembered (src/scan-record.ts): the launcher writes the same bytes again while
+// A whole scan remembered (src/book/scan-record.ts): the launcher writes the same bytes again while
 // everything the scan was computed from holds, and any change to one of those inputs gives
 // exactly what a scan that reads everything gives.
 import { test } from 'node:test'

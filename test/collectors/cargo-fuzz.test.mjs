@@ -6,7 +6,7 @@ import { readFileSync, mkdtempSync, writeFileSync, rmSync, mkdirSync, existsSync
 import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { collectCargo } from '../../dist/collectors/cargo.js'
+import { collectCargo } from '../../dist/src/collectors/cargo/collect.js'
 import { rng } from '../support/random.mjs'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130)

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync, readdirSync, existsSync, mkdirSync, symlin
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { collectCargo } from '../../dist/collectors/cargo.js'
+import { collectCargo } from '../../dist/src/collectors/cargo/collect.js'
 
 // Scratch copies and generated cases: on a memory file system when there is one (fewer slow disk writes).
 const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir()

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { collectCargo, cargoCollector } from '../../dist/collectors/cargo.js'
+import { collectCargo, cargoCollector } from '../../dist/src/collectors/cargo/collect.js'
 import { RecipeBook } from '../../dist/src/index.js'
 
 const fx = (name) => fileURLToPath(new URL(`../fixtures/cargo/${name}`, import.meta.url))

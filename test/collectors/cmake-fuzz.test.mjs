@@ -18,7 +18,7 @@ const MUTATIONS = {
 
 if (isMainThread) await fuzzTest({ url: import.meta.url, label: 'cmake collector (CMake presets)', cases: CASES })
 else {
-  const { cmakeCollector } = await import('../../dist/collectors/cmake.js')
+  const { cmakeCollector } = await import('../../dist/src/collectors/cmake/collect.js')
   await fuzzWorker({
     collector: cmakeCollector, fixtures: new URL('../fixtures/cmake/', import.meta.url).pathname, cases: CASES, mutations: MUTATIONS,
     files: (text, pick, another) => ({ 'CMakePresets.json': text, ...(pick(3) === 0 ? { 'CMakeUserPresets.json': another() } : {}), ...(pick(3) === 0 ? { 'b.json': another() } : {}) }),

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { cmakeCollector } from '../../dist/collectors/cmake.js'
+import { cmakeCollector } from '../../dist/src/collectors/cmake/collect.js'
 import { rng } from '../support/random.mjs'
 import { toolBinary } from '../support/tool-binary.mjs'
 

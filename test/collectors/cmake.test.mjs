@@ -1,7 +1,7 @@
 // Each folder under test/fixtures/cmake is one rule of the cmake collector (see expected-fixtures.mjs).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { cmakeCollector } from '../../dist/collectors/cmake.js'
+import { cmakeCollector } from '../../dist/src/collectors/cmake/collect.js'
 import { fixtureTests } from '../support/expected-fixtures.mjs'
 
 fixtureTests(cmakeCollector, new URL('../fixtures/cmake/', import.meta.url).pathname)

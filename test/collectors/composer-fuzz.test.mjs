@@ -17,6 +17,6 @@ const MUTATIONS = {
 
 if (isMainThread) await fuzzTest({ url: import.meta.url, label: 'composer collector (composer.json)', cases: CASES })
 else {
-  const { composerCollector } = await import('../../dist/collectors/composer.js')
+  const { composerCollector } = await import('../../dist/src/collectors/composer/collect.js')
   await fuzzWorker({ collector: composerCollector, fixtures: new URL('../fixtures/composer/', import.meta.url).pathname, cases: CASES, mutations: MUTATIONS, files: (text) => ({ 'composer.json': text }) })
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { composerCollector } from '../../dist/collectors/composer.js'
+import { composerCollector } from '../../dist/src/collectors/composer/collect.js'
 import { rng } from '../support/random.mjs'
 import { skipWithout, toolBinary } from '../support/tool-binary.mjs'
 

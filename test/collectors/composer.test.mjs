@@ -1,7 +1,7 @@
 // Each folder under test/fixtures/composer is one rule of the composer collector (see expected-fixtures.mjs).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { composerCollector } from '../../dist/collectors/composer.js'
+import { composerCollector } from '../../dist/src/collectors/composer/collect.js'
 import { fixtureTests } from '../support/expected-fixtures.mjs'
 
 fixtureTests(composerCollector, new URL('../fixtures/composer/', import.meta.url).pathname)

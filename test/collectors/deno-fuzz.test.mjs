@@ -7,8 +7,8 @@ import assert from 'node:assert/strict'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseDenoConfig } from '../../dist/collectors/deno-config.js'
-import { memberDirs } from '../../dist/collectors/deno.js'
+import { parseDenoConfig } from '../../dist/src/collectors/deno/config.js'
+import { memberDirs } from '../../dist/src/collectors/deno/collect.js'
 import { rng } from '../support/random.mjs'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130)

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { denoCollector } from '../../dist/collectors/deno.js'
+import { denoCollector } from '../../dist/src/collectors/deno/collect.js'
 
 const FIXTURES = new URL('../fixtures/deno/', import.meta.url).pathname
 

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { denoCollector, memberDirs } from '../../dist/collectors/deno.js'
-import { parseDenoConfig } from '../../dist/collectors/deno-config.js'
-import { discover } from '../../dist/src/discover.js'
+import { denoCollector, memberDirs } from '../../dist/src/collectors/deno/collect.js'
+import { parseDenoConfig } from '../../dist/src/collectors/deno/config.js'
+import { discover } from '../../dist/src/book/discover.js'
 
 const FIXTURES = new URL('../fixtures/deno/', import.meta.url).pathname
 
@@ -115,7 +115,7 @@ test('a member with a broken config is reported and the other members go on (tem
 })
 
 test('blankJsonc keeps every offset and line while blanking comments and trailing commas, never string content', async () => {
-  const { blankJsonc } = await import('../../dist/collectors/deno-config.js')
+  const { blankJsonc } = await import('../../dist/src/collectors/deno/config.js')
   const text = '{\n  // a comment\n  "url": "https://x//y/*z*/", /* block\n spans */ "list": [1, 2, ],\n  "o": { "k": "v", },\n}'
   const strict = blankJsonc(text)
   assert.equal(strict.length, text.length)

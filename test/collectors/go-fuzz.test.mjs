@@ -34,9 +34,9 @@ if (isMainThread) {
     assert.ok(outcome.modules > 0 && outcome.packages > 0, 'the corpus yields modules and packages, so the fuzz reaches the readers')
   })
 } else {
-  const { parseGoMod, parseGoWork } = await import('../../dist/collectors/go-mod.js')
-  const { fileHeader, evalBuildExpr } = await import('../../dist/collectors/go-packages.js')
-  const { goCollector } = await import('../../dist/collectors/go.js')
+  const { parseGoMod, parseGoWork } = await import('../../dist/src/collectors/go/mod.js')
+  const { fileHeader, evalBuildExpr } = await import('../../dist/src/collectors/go/packages.js')
+  const { goCollector } = await import('../../dist/src/collectors/go/collect.js')
   const r = rng(workerData.seed)
   const texts = corpus(fixtures)
   let modules = 0

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { goCollector } from '../../dist/collectors/go.js'
+import { goCollector } from '../../dist/src/collectors/go/collect.js'
 import { rng } from '../support/random.mjs'
 import { toolBinary } from '../support/tool-binary.mjs'
 

@@ -1,9 +1,9 @@
 // Each folder under test/fixtures/go is one rule of the go collector (see expected-fixtures.mjs).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { goCollector } from '../../dist/collectors/go.js'
-import { evalBuildExpr, fileHeader } from '../../dist/collectors/go-packages.js'
-import { parseGoMod, parseGoWork } from '../../dist/collectors/go-mod.js'
+import { goCollector } from '../../dist/src/collectors/go/collect.js'
+import { evalBuildExpr, fileHeader } from '../../dist/src/collectors/go/packages.js'
+import { parseGoMod, parseGoWork } from '../../dist/src/collectors/go/mod.js'
 import { fixtureTests } from '../support/expected-fixtures.mjs'
 
 fixtureTests(goCollector, new URL('../fixtures/go/', import.meta.url).pathname)

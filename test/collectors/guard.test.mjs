@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { discover } from '../../dist/src/index.js'
-import { readText, resolveInsideRoot } from '../../dist/collectors/fs.js'
-import { globTooComplex, boundedGlob } from '../../dist/collectors/globs.js'
-import { createRecipe } from '../../dist/src/recipe.js'
+import { readText, resolveInsideRoot } from '../../dist/src/collectors/shared/fs.js'
+import { globTooComplex, boundedGlob } from '../../dist/src/collectors/shared/globs.js'
+import { createRecipe } from '../../dist/src/book/recipe.js'
 
 function temp(t) {
   const dir = mkdtempSync(join(tmpdir(), 'cs-guard-'))

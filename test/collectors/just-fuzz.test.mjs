@@ -6,8 +6,8 @@ import { readFileSync, mkdtempSync, writeFileSync, rmSync, mkdirSync, existsSync
 import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseJustfile } from '../../dist/collectors/just-parse.js'
-import { collectJust } from '../../dist/collectors/just.js'
+import { parseJustfile } from '../../dist/src/collectors/just/parse.js'
+import { collectJust } from '../../dist/src/collectors/just/collect.js'
 import { rng } from '../support/random.mjs'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130)

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync, readdirSync, existsSync, writeFileSync } f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
-import { collectJust } from '../../dist/collectors/just.js'
+import { collectJust } from '../../dist/src/collectors/just/collect.js'
 import { findJust } from '../support/just-binary.mjs'
 
 // Scratch copies and generated cases: on a memory file system when there is one (fewer slow disk writes).

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url'
 import { mkdtempSync, writeFileSync, mkdirSync, rmSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { collectJust, justCollector } from '../../dist/collectors/just.js'
-import { parseJustfile } from '../../dist/collectors/just-parse.js'
+import { collectJust, justCollector } from '../../dist/src/collectors/just/collect.js'
+import { parseJustfile } from '../../dist/src/collectors/just/parse.js'
 import { RecipeBook } from '../../dist/src/index.js'
 
 const fx = (name) => fileURLToPath(new URL(`../fixtures/just/${name}`, import.meta.url))

@@ -4,7 +4,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { DEFAULT_GOAL_NAME, makeCollector } from '../../dist/collectors/make.js'
+import { DEFAULT_GOAL_NAME, makeCollector } from '../../dist/src/collectors/make/collect.js'
 
 const fixtures = new URL('../fixtures/make/', import.meta.url).pathname
 

@@ -40,8 +40,8 @@ if (isMainThread) {
     assert.ok(outcome.targets > 0, 'the corpus yields targets, so the fuzz reaches the rule parser')
   })
 } else {
-  const { parseMakefile } = await import('../../dist/collectors/make-parse.js')
-  const { makeCollector } = await import('../../dist/collectors/make.js')
+  const { parseMakefile } = await import('../../dist/src/collectors/make/parse.js')
+  const { makeCollector } = await import('../../dist/src/collectors/make/collect.js')
   const { seed } = workerData
   const r = rng(seed)
   const texts = corpus(fixtures)

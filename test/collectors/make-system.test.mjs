@@ -6,9 +6,9 @@ import assert from 'node:assert/strict'
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseMakefile } from '../../dist/collectors/make-parse.js'
-import { readText } from '../../dist/collectors/fs.js'
-import { onPath } from '../../dist/src/discover.js'
+import { parseMakefile } from '../../dist/src/collectors/make/parse.js'
+import { readText } from '../../dist/src/collectors/shared/fs.js'
+import { onPath } from '../../dist/src/book/discover.js'
 import { isAmbiguous, makeDatabase } from './make-database.mjs'
 
 const MAKEFILES = [

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { MakeVariables, referencedVariables } from '../../dist/collectors/make-vars.js'
-import { makeCollector } from '../../dist/collectors/make.js'
+import { MakeVariables, referencedVariables } from '../../dist/src/collectors/make/vars.js'
+import { makeCollector } from '../../dist/src/collectors/make/collect.js'
 
 test('recursive, simple, conditional and appending assignments expand as make expands them', () => {
   const v = new MakeVariables()

@@ -19,7 +19,7 @@ const MUTATIONS = {
 
 if (isMainThread) await fuzzTest({ url: import.meta.url, label: 'mise collector (mise.toml and file tasks)', cases: CASES })
 else {
-  const { miseCollector } = await import('../../dist/collectors/mise.js')
+  const { miseCollector } = await import('../../dist/src/collectors/mise/collect.js')
   await fuzzWorker({
     collector: { collect: (ctx) => { try { chmodSync(`${ctx.root}/mise-tasks/t`, 0o755) } catch {} return miseCollector.collect(ctx) } },
     fixtures: new URL('../fixtures/mise/', import.meta.url).pathname, cases: CASES, mutations: MUTATIONS,

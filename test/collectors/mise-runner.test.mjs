@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { miseCollector } from '../../dist/collectors/mise.js'
+import { miseCollector } from '../../dist/src/collectors/mise/collect.js'
 import { rng } from '../support/random.mjs'
 import { skipWithout, toolBinary } from '../support/tool-binary.mjs'
 

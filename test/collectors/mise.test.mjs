@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { miseCollector, MISE_CONFIG_FILES, MISE_TASK_DIRS } from '../../dist/collectors/mise.js'
+import { miseCollector, MISE_CONFIG_FILES, MISE_TASK_DIRS } from '../../dist/src/collectors/mise/collect.js'
 import { fixtureTests } from '../support/expected-fixtures.mjs'
 import { tempDir } from '../support/temp.mjs'
 

@@ -19,7 +19,7 @@ const MUTATIONS = {
 
 if (isMainThread) await fuzzTest({ url: import.meta.url, label: 'nx collector (nx.json, project.json)', cases: CASES })
 else {
-  const { nxCollector } = await import('../../dist/collectors/nx.js')
+  const { nxCollector } = await import('../../dist/src/collectors/nx/collect.js')
   await fuzzWorker({
     collector: nxCollector, fixtures: new URL('../fixtures/nx/', import.meta.url).pathname, cases: CASES, mutations: MUTATIONS,
     files: (text, pick, another) => ({

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { nxCollector } from '../../dist/collectors/nx.js'
+import { nxCollector } from '../../dist/src/collectors/nx/collect.js'
 import { rng } from '../support/random.mjs'
 import { skipWithout, toolBinary } from '../support/tool-binary.mjs'
 

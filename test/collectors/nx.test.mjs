@@ -3,7 +3,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { nxCollector } from '../../dist/collectors/nx.js'
+import { nxCollector } from '../../dist/src/collectors/nx/collect.js'
 import { fixtureTests } from '../support/expected-fixtures.mjs'
 import { tempDir } from '../support/temp.mjs'
 

@@ -19,6 +19,6 @@ const MUTATIONS = {
 
 if (isMainThread) await fuzzTest({ url: import.meta.url, label: 'python collector (pyproject.toml)', cases: CASES })
 else {
-  const { pythonCollector } = await import('../../dist/collectors/python.js')
+  const { pythonCollector } = await import('../../dist/src/collectors/python/collect.js')
   await fuzzWorker({ collector: pythonCollector, fixtures: new URL('../fixtures/python/', import.meta.url).pathname, cases: CASES, mutations: MUTATIONS, files: (text, pick, another) => ({ 'pyproject.toml': text, ...(pick(4) === 0 ? { 'hatch.toml': another() } : {}), ...(pick(3) === 0 ? { 'tasks.toml': another() } : {}) }) })
 }

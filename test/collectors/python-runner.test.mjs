@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { pythonCollector } from '../../dist/collectors/python.js'
+import { pythonCollector } from '../../dist/src/collectors/python/collect.js'
 import { rng } from '../support/random.mjs'
 import { toolBinary, skipWithout } from '../support/tool-binary.mjs'
 

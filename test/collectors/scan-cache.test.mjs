@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { discover } from '../../dist/src/index.js'
-import { observing, stillHolds } from '../../dist/collectors/observe.js'
-import { envVar, readText } from '../../dist/collectors/fs.js'
+import { observing, stillHolds } from '../../dist/src/collectors/shared/observe.js'
+import { envVar, readText } from '../../dist/src/collectors/shared/fs.js'
 import { settled as settledFor, write } from '../support/files.mjs'
 import { tempDir } from '../support/temp.mjs'
 
@@ -134,17 +134,19 @@ test('cache: a file that turns into a FIFO is a changed answer', (t) => {
 })
 
 test('cache: no collector asks the file system except through fs.ts and observe.ts', () => {
-  const dir = new URL('../../collectors/', import.meta.url).pathname
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
-    if (name === 'observe.ts' || name === 'fs.ts') continue
+  const dir = new URL('../../src/collectors/', import.meta.url).pathname
+  const files = readdirSync(dir, { recursive: true }).filter((n) => n.endsWith('.ts'))
+  assert.ok(files.length > 20, `the collectors' sources are under ${dir}`)
+  for (const name of files) {
+    if (name === 'shared/observe.ts' || name === 'shared/fs.ts') continue
     const text = readFileSync(join(dir, name), 'utf8')
     for (const m of text.matchAll(/^import\s+(type\s+)?\{[^}]*\}\s+from\s+'node:fs(?:\/promises)?'/gm)) {
-      assert.ok(m[1], `${name} imports node:fs (${m[0]}); use the helpers of collectors/fs.ts, which record what a result depends on`)
+      assert.ok(m[1], `${name} imports node:fs (${m[0]}); use the helpers of src/collectors/shared/fs.ts, which record what a result depends on`)
     }
-    assert.doesNotMatch(text, /process\.env\b/, `${name} reads process.env; use envVar() from collectors/fs.ts`)
+    assert.doesNotMatch(text, /process\.env\b/, `${name} reads process.env; use envVar() from src/collectors/shared/fs.ts`)
   }
   // fs.ts itself reads file contents only after an observed stat.
-  assert.doesNotMatch(readFileSync(join(dir, 'fs.ts'), 'utf8'), /\b(statSync|readdirSync|existsSync|lstatSync)\(|\brealpathSync(\.native)?\(/)
+  assert.doesNotMatch(readFileSync(join(dir, 'shared/fs.ts'), 'utf8'), /\b(statSync|readdirSync|existsSync|lstatSync)\(|\brealpathSync(\.native)?\(/)
 })
 
 test('cache: the CLI reuses a result across processes through a private file; a damaged file is a miss', async (t) => {

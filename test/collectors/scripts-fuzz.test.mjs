@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseDocument, stringify as yamlStringify } from 'yaml'
 import { parseTree } from 'jsonc-parser'
-import { parsePackageJson } from '../../dist/collectors/scripts-manifest.js'
-import { matchWorkspaceDirs } from '../../dist/collectors/workspaces.js'
-import { parsePnpmWorkspace } from '../../dist/collectors/pnpm-workspace.js'
+import { parsePackageJson } from '../../dist/src/collectors/scripts/manifest.js'
+import { matchWorkspaceDirs } from '../../dist/src/collectors/shared/workspaces.js'
+import { parsePnpmWorkspace } from '../../dist/src/collectors/shared/pnpm-workspace.js'
 import { rng } from '../support/random.mjs'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130)

@@ -11,8 +11,8 @@ import { delimiter, join, relative, sep } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { parse as parseJsonc } from 'jsonc-parser'
-import { scriptsCollector } from '../../dist/collectors/scripts.js'
-import { normalizeConfig } from '../../dist/src/config.js'
+import { scriptsCollector } from '../../dist/src/collectors/scripts/collect.js'
+import { normalizeConfig } from '../../dist/src/book/config.js'
 
 const FIXTURES = new URL('../fixtures/scripts/', import.meta.url).pathname
 const DEFAULTS = normalizeConfig({}).collectors.scripts

@@ -5,12 +5,12 @@ import assert from 'node:assert/strict'
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { hookOf, scriptsCollector } from '../../dist/collectors/scripts.js'
-import { parsePackageJson } from '../../dist/collectors/scripts-manifest.js'
-import { managerOf, resolveRunner } from '../../dist/collectors/scripts-runner.js'
-import { shellWord } from '../../dist/collectors/shell-word.js'
-import { discover } from '../../dist/src/discover.js'
-import { normalizeConfig } from '../../dist/src/config.js'
+import { hookOf, scriptsCollector } from '../../dist/src/collectors/scripts/collect.js'
+import { parsePackageJson } from '../../dist/src/collectors/scripts/manifest.js'
+import { managerOf, resolveRunner } from '../../dist/src/collectors/scripts/runner.js'
+import { shellWord } from '../../dist/src/base/shell-word.js'
+import { discover } from '../../dist/src/book/discover.js'
+import { normalizeConfig } from '../../dist/src/book/config.js'
 
 const FIXTURES = new URL('../fixtures/scripts/', import.meta.url).pathname
 const DEFAULTS = normalizeConfig({}).collectors.scripts

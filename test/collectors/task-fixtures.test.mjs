@@ -7,7 +7,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { taskCollector, TASKFILE_NAMES } from '../../dist/collectors/task.js'
+import { taskCollector, TASKFILE_NAMES } from '../../dist/src/collectors/task/collect.js'
 
 const fixtures = new URL('../fixtures/task/', import.meta.url).pathname
 

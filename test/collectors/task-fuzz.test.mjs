@@ -40,8 +40,8 @@ if (isMainThread) {
     assert.ok(outcome.targets > 0, 'the corpus yields tasks, so the fuzz reaches the task reader')
   })
 } else {
-  const { readTaskfiles } = await import('../../dist/collectors/task-parse.js')
-  const { taskCollector } = await import('../../dist/collectors/task.js')
+  const { readTaskfiles } = await import('../../dist/src/collectors/task/parse.js')
+  const { taskCollector } = await import('../../dist/src/collectors/task/collect.js')
   const { seed } = workerData
   const r = rng(seed)
   const texts = corpus(fixtures)

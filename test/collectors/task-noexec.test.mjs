@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { taskCollector } from '../../dist/collectors/task.js'
+import { taskCollector } from '../../dist/src/collectors/task/collect.js'
 
 test('reading a Taskfile never runs anything in it', () => {
   const dir = mkdtempSync(join(tmpdir(), 'task-noexec-'))

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { taskCollector } from '../../dist/collectors/task.js'
+import { taskCollector } from '../../dist/src/collectors/task/collect.js'
 import { rng } from '../support/random.mjs'
 import { skipWithout, toolBinary } from '../support/tool-binary.mjs'
 

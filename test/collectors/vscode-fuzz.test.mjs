@@ -20,6 +20,6 @@ const MUTATIONS = {
 
 if (isMainThread) await fuzzTest({ url: import.meta.url, label: 'vscode collector (.vscode/tasks.json)', cases: CASES })
 else {
-  const { vscodeCollector } = await import('../../dist/collectors/vscode.js')
+  const { vscodeCollector } = await import('../../dist/src/collectors/vscode/collect.js')
   await fuzzWorker({ collector: vscodeCollector, fixtures: new URL('../fixtures/vscode/', import.meta.url).pathname, cases: CASES, mutations: MUTATIONS, files: (text, pick, another) => ({ '.vscode/tasks.json': text, ...(pick(4) === 0 ? { 'package.json': another() } : {}), ...(pick(6) === 0 ? { '.vscode/settings.json': another() } : {}) }) })
 }

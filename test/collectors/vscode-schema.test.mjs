@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
 import { parse } from 'jsonc-parser'
-import { vscodeCollector } from '../../dist/collectors/vscode.js'
+import { vscodeCollector } from '../../dist/src/collectors/vscode/collect.js'
 import { rng } from '../support/random.mjs'
 
 const require = createRequire(import.meta.url)

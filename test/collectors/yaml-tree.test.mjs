@@ -1,4 +1,4 @@
-// collectors/yaml-tree.ts against js-yaml's own constructor: every YAML file among the fixtures and
+// src/collectors/shared/yaml-tree.ts against js-yaml's own constructor: every YAML file among the fixtures and
 // a few hundred generated documents must give the same plain value as js-yaml's load with the core
 // schema and merge keys (what the tree's values claim to be), and each key's line must be the line
 // the key is written on.
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { CORE_SCHEMA, loadAll, mergeTag } from 'js-yaml'
-import { parseYamlTree, toPlain, YamlSyntaxError, YamlValueError } from '../../dist/collectors/yaml-tree.js'
+import { parseYamlTree, toPlain, YamlSyntaxError, YamlValueError } from '../../dist/src/collectors/shared/yaml-tree.js'
 import { rng } from '../support/random.mjs'
 
 const FIXTURES = new URL('../fixtures/', import.meta.url).pathname

@@ -7,7 +7,7 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, w
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { renderRunLine, useColor, watchCommand } from '../../dist/src/cook/watch.js'
+import { renderRunLine, useColor, watchCommand } from '../../dist/src/cli/watch.js'
 
 const CLI = fileURLToPath(new URL('../../bin/command-scout', import.meta.url))
 const RECORDED = fileURLToPath(new URL('../fixtures/cook/recorded-task', import.meta.url))

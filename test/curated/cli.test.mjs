@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
-import { main } from '../../dist/src/cli.js'
+import { main } from '../../dist/src/cli/main.js'
 
 const fixtures = new URL('../fixtures/curated/', import.meta.url).pathname
 const valid = join(fixtures, 'valid')

@@ -11,8 +11,8 @@ import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
 import Subprocess from '@deepseek-ai/dsh-subprocess-local'
 import Bash from '@deepseek-ai/dsh-bash-local'
-import * as curated from '../../dist/src/curated/plugin.js'
-import { runInHarnessShell } from '../../dist/src/plugin/shell-run.js'
+import * as curated from '../../dist/src/dsh/curated-tools.js'
+import { runInHarnessShell } from '../../dist/src/dsh/shell-run.js'
 
 const fixtures = new URL('../fixtures/curated/', import.meta.url).pathname
 const DIRS = [join(fixtures, 'valid'), join(fixtures, 'runnable')]

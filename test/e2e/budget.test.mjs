@@ -47,7 +47,7 @@ const REPOS = {
   ]),
 }
 
-const CURATED_ROW = `    - id: command-scout-curated\n      name: '${join(REPO_ROOT, 'dist/src/curated/entry.js')}'\n`
+const CURATED_ROW = `    - id: command-scout-curated\n      name: '${join(REPO_ROOT, 'dist/src/dsh/entries/curated.js')}'\n`
 
 async function toolsSent(files, withBundle, steps = [{ text: 'done' }]) {
   const ws = await mkdtemp(join(scratch, 'ws-'))

@@ -32,7 +32,7 @@ async function session({ steps, extraPatches = [] }) {
   await mkdir(join(ws, 'old build'))
   await writeFile(join(ws, 'old build', 'artifact.bin'), 'x')
   const overlay = join(ws, '.curated.yml')
-  await writeFile(overlay, `- insert:\n    - id: command-scout-curated\n      name: '${join(REPO_ROOT, 'dist/src/curated/entry.js')}'\n      config: ${JSON.stringify({ dirs: [RUNNABLE] })}\n`)
+  await writeFile(overlay, `- insert:\n    - id: command-scout-curated\n      name: '${join(REPO_ROOT, 'dist/src/dsh/entries/curated.js')}'\n      config: ${JSON.stringify({ dirs: [RUNNABLE] })}\n`)
   const model = await startScriptedModel(steps)
   try {
     const patches = [home.deterministicPatch, overlay, ...extraPatches].flatMap((p) => ['--patch', p])

@@ -305,7 +305,7 @@ export const COLLECTOR_ROWS = ['make', 'scripts', 'just', 'deno', 'cargo', 'task
  * `@deepseek-ai/*` packages. `config` is the command-scout row's config.
  */
 export function overlayYaml({ root = REPO_ROOT, config, collectors = COLLECTOR_ROWS } = {}) {
-  const entry = (p) => `'${join(root, 'dist/src/plugin/entries', p)}'`
+  const entry = (p) => `'${join(root, 'dist/src/dsh/entries', p)}'`
   const lines = ['- insert:', '    - id: command-scout', `      name: ${entry('adapter.js')}`]
   if (config) lines.push(`      config: ${JSON.stringify(config)}`)
   for (const c of collectors) lines.push(`    - id: command-scout-${c}`, `      name: ${entry(`collectors/${c}.js`)}`)

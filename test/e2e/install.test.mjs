@@ -108,7 +108,7 @@ test('overlay: `dsh --patch overlay.yml` loads the checkout in place, sharing th
   const checkout = await productionCheckout()
   // Naming the plain module fails there: its @deepseek-ai imports resolve from the checkout.
   const naive = join(scratch, 'naive.yml')
-  await writeFile(naive, `- insert:\n    - id: command-scout\n      name: '${join(checkout, 'dist/src/plugin/adapter.js')}'\n`)
+  await writeFile(naive, `- insert:\n    - id: command-scout\n      name: '${join(checkout, 'dist/src/dsh/adapter.js')}'\n`)
   const broken = await buildRun(home, ['--patch', naive])
   assert.notEqual(broken.code, 0)
   assert.match(broken.stderr, /plugin tree failed to load/)

@@ -181,7 +181,7 @@ test('names against the real registry: the built-ins are the ones the book reser
   const ours = ['default_goal', 'build', 'test', 'deploy', 'clean', 'slow', 'read_2', 'bash_2']
   for (const name of ours) assert.ok(names.includes(name), `${name} offered`)
   const builtins = names.filter((n) => !ours.includes(n))
-  const { RESERVED_TOOL_NAMES } = await import('../../dist/src/recipe-book.js')
+  const { RESERVED_TOOL_NAMES } = await import('../../dist/src/book/recipe-book.js')
   assert.deepEqual(builtins.filter((n) => !RESERVED_TOOL_NAMES.has(n)), [], 'the reserved list covers every built-in of the headless tree')
   assert.match(toolResults(r.requests[1])[0].content, /^\$ make read\n\[exit code: 0\][\s\S]*own-read/)
 })

@@ -467,7 +467,7 @@ function judgeLines(job, api) {
 }
 
 async function judgeJob(job) {
-  const { discover } = await import('../../dist/src/discover.js')
+  const { discover } = await import('../../dist/src/book/discover.js')
   const { judgeRecipeCall } = await import('../../dist/src/book/risk/index.js')
   const judge = (recipe, root, book) => {
     try {

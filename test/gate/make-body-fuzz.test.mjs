@@ -45,8 +45,8 @@ if (isMainThread) {
   })
 } else {
   const { readMakeBody } = await import('../../dist/src/book/risk/bodies/make.js')
-  const { makeCollector } = await import('../../dist/collectors/make.js')
-  const { createRecipe } = await import('../../dist/src/recipe.js')
+  const { makeCollector } = await import('../../dist/src/collectors/make/collect.js')
+  const { createRecipe } = await import('../../dist/src/book/recipe.js')
   const { readFileSync, statSync } = await import('node:fs')
   const { seed } = workerData
   const r = rng(seed)

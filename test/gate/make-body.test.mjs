@@ -11,8 +11,8 @@ import { spawnSync } from 'node:child_process'
 import { closeSync, cpSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative } from 'node:path'
 import { readMakeBody } from '../../dist/src/book/risk/bodies/make.js'
-import { DEFAULT_GOAL_NAME, defaultMakefile, makeCollector } from '../../dist/collectors/make.js'
-import { createRecipe } from '../../dist/src/recipe.js'
+import { DEFAULT_GOAL_NAME, defaultMakefile, makeCollector } from '../../dist/src/collectors/make/collect.js'
+import { createRecipe } from '../../dist/src/book/recipe.js'
 import { tempDir } from '../support/temp.mjs'
 import { toolBinary } from '../support/tool-binary.mjs'
 
@@ -506,7 +506,7 @@ test('commands make runs while reading the makefile come first', (t) => {
 })
 
 test('the parser keeps nothing for scans: recipes only with keepRecipes', async () => {
-  const { parseMakefile } = await import('../../dist/collectors/make-parse.js')
+  const { parseMakefile } = await import('../../dist/src/collectors/make/parse.js')
   const text = 'all: ; echo hi\n'
   const plain = parseMakefile('/virtual/Makefile', { cwd: '/virtual', read: () => text })
   assert.equal(plain.recipes, undefined)

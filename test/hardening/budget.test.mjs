@@ -9,8 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { discover } from '../../dist/src/index.js'
-import { readText } from '../../dist/collectors/fs.js'
-import { MAX_DEPTH } from '../../dist/collectors/guard.js'
+import { readText } from '../../dist/src/collectors/shared/fs.js'
+import { MAX_DEPTH } from '../../dist/src/collectors/shared/guard.js'
 import { tempDir } from '../support/temp.mjs'
 
 const BUDGET_MS = 10_000

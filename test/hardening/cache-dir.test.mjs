@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, chownSync, existsSync, lchownSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { cacheFolder, privateDir, trustedChain, writePrivate } from '../../dist/src/cache-dir.js'
+import { cacheFolder, privateDir, trustedChain, writePrivate } from '../../dist/src/base/cache-dir.js'
 import { settled } from '../support/files.mjs'
 import { tempDir, waitUntil } from '../support/temp.mjs'
 

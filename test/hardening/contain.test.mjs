@@ -1,6 +1,6 @@
 // No survivor: a run's processes are found however they left (setsid, a double fork, `env -i`
 // dropping the marker), a timeout stops all of them, and when the process that started a run is
-// killed with SIGKILL its watchdog stops the run. The containment API (src/contain.ts) as another
+// killed with SIGKILL its watchdog stops the run. The containment API (src/base/contain.ts) as another
 // part would use it: start contained, list members, kill all, dispose.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -8,12 +8,12 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { runCommand } from '../../dist/src/index.js'
-import { contain, spawnContained } from '../../dist/src/contain.js'
+import { contain, spawnContained } from '../../dist/src/base/contain.js'
 import { alive, killIfAlive, pidFrom, waitFor } from '../support/processes.mjs'
 import { tempDir } from '../support/temp.mjs'
 
 const BIN = new URL('../../bin/command-scout', import.meta.url).pathname
-const EXECUTE = new URL('../../dist/src/execute.js', import.meta.url).href
+const EXECUTE = new URL('../../dist/src/book/execute.js', import.meta.url).href
 const linux = process.platform === 'linux'
 // Whether this system lets this user make a cgroup per run (what finds a process that dropped the marker).
 const probe = linux ? contain({ watchdog: false }) : undefined

@@ -4,7 +4,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { discover } from '../../dist/src/discover.js'
+import { discover } from '../../dist/src/book/discover.js'
 import { tempDir } from '../support/temp.mjs'
 
 test('ifeq blocks nested 100,000 deep: the targets after them are listed', (t) => {

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { discover } from '../../dist/src/index.js'
-import { renderJson, scanReport } from '../../dist/src/render.js'
+import { renderJson, scanReport } from '../../dist/src/book/report.js'
 import { tempDir } from '../support/temp.mjs'
 
 const BIN = new URL('../../bin/command-scout', import.meta.url).pathname

@@ -13,9 +13,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { REPO_ROOT, waitUntil, alive } from './support.mjs'
-import { discover } from '../../dist/src/discover.js'
-import { planTools } from '../../dist/src/exposure.js'
-import { normalizeConfig } from '../../dist/src/config.js'
+import { discover } from '../../dist/src/book/discover.js'
+import { planTools } from '../../dist/src/book/exposure.js'
+import { normalizeConfig } from '../../dist/src/book/config.js'
 import { loadLibrary, renderRecipe, SHIPPED_RECIPES_DIR } from '../../dist/src/curated/index.js'
 
 const scratch = await mkdtemp(join(tmpdir(), 'cs-mcp-'))

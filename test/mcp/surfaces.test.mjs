@@ -94,7 +94,7 @@ test('dsh tool: curated_recipe_render in the real dsh, this machine’s platform
   t.after(() => model.close())
   const overlay = join(home.root, 'curated.yml')
   const { writeFile } = await import('node:fs/promises')
-  await writeFile(overlay, `- insert:\n    - id: command-scout-curated\n      name: '${join(REPO_ROOT, 'dist/src/curated/entry.js')}'\n`)
+  await writeFile(overlay, `- insert:\n    - id: command-scout-curated\n      name: '${join(REPO_ROOT, 'dist/src/dsh/entries/curated.js')}'\n`)
   const r = await runDsh({ home, model, cwd: home.root, args: ['--profile', 'headless', '--patch', home.deterministicPatch, '--patch', overlay, 'render them all'], timeoutMs: 180_000 })
   assert.equal(r.code, 0, r.stderr)
   const results = toolResults(r.requests[1])

@@ -9,8 +9,8 @@ import SystemPrompt from '@deepseek-ai/dsh-system-prompt'
 import ToolRuntime from '@deepseek-ai/dsh-tools'
 import Subprocess from '@deepseek-ai/dsh-subprocess-local'
 import Bash from '@deepseek-ai/dsh-bash-local'
-import CommandScout from '../../dist/src/plugin/adapter.js'
-import makePlugin from '../../dist/src/plugin/collectors/make.js'
+import CommandScout from '../../dist/src/dsh/adapter.js'
+import makePlugin from '../../dist/src/dsh/collectors/make.js'
 
 export { CommandScout, makePlugin }
 export const FIXTURE = new URL('../fixtures/plugin/repo/', import.meta.url).pathname

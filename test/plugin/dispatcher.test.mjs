@@ -1,8 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { createRecipe } from '../../dist/src/recipe.js'
-import { RecipeBook } from '../../dist/src/recipe-book.js'
-import { DispatchError, PROMPT_TASK_CHARS, PROMPT_TASK_LIMIT, dispatchTasks, dispatcherDescription, resolveOp } from '../../dist/src/plugin/dispatcher.js'
+import { createRecipe } from '../../dist/src/book/recipe.js'
+import { RecipeBook } from '../../dist/src/book/recipe-book.js'
+import { DispatchError, PROMPT_TASK_CHARS, PROMPT_TASK_LIMIT, dispatchTasks, dispatcherDescription, resolveOp } from '../../dist/src/book/dispatcher.js'
 
 const r = (source, runner, name, extra = {}) => createRecipe({ source, runner, name, command: `${runner}${runner === 'npm' ? ' run' : ''} ${name}`, file: source === 'make' ? 'Makefile' : 'package.json', ...extra })
 const book = new RecipeBook([

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { runInHarnessShell } from '../../dist/src/plugin/shell-run.js'
+import { runInHarnessShell } from '../../dist/src/dsh/shell-run.js'
 import { eventually, startApp, tempRepo, text } from './app.mjs'
 // Liveness from /proc: a killed child that nobody has reaped yet (a zombie) is gone.
 import { alive } from '../support/processes.mjs'

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { LiveBook } from '../../dist/src/plugin/live-book.js'
-import { bookCollector } from '../../dist/src/plugin/recipes.js'
-import { scriptsCollector } from '../../dist/collectors/scripts.js'
-import { normalizeConfig } from '../../dist/src/config.js'
+import { LiveBook } from '../../dist/src/book/live-book.js'
+import { bookCollector } from '../../dist/src/dsh/book-service.js'
+import { scriptsCollector } from '../../dist/src/collectors/scripts/collect.js'
+import { normalizeConfig } from '../../dist/src/book/config.js'
 
 const PACKAGES = 3000
 

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFile, rm, writeFile, mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createRecipe } from '../../dist/src/recipe.js'
+import { createRecipe } from '../../dist/src/book/recipe.js'
 import { CommandScout, eventually, makePlugin, startApp, tempRepo, text } from './app.mjs'
 
 test('a config change re-scans and re-registers without restarting the harness', async (t) => {
@@ -137,7 +137,7 @@ test('contribute(): a static contribution with diagnostics, removed by its dispo
 })
 
 test('a bad config is refused with the field and the fix', async (t) => {
-  const { normalizeAdapterConfig, normalizeCollectorConfig, AdapterConfig } = await import('../../dist/src/plugin/schema.js')
+  const { normalizeAdapterConfig, normalizeCollectorConfig, AdapterConfig } = await import('../../dist/src/dsh/schema.js')
   assert.throws(() => AdapterConfig({ exposure: 'sometimes' }), /exposure expected "auto" \| "tools" \| "dispatcher"/)
   assert.throws(() => normalizeAdapterConfig({ collectors: { makefile: { enabled: false } } }), /each collector is its own plugin row/)
   assert.throws(() => normalizeAdapterConfig({ nmaing: {} }), /config \.nmaing: unknown option/)

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { runInHarnessShell } from '../../dist/src/plugin/shell-run.js'
+import { runInHarnessShell } from '../../dist/src/dsh/shell-run.js'
 import { startApp, tempRepo, text } from './app.mjs'
 
 /** A workspace `web` whose `redo` script deletes web/src, and lines of its own in the root. */
@@ -19,7 +19,7 @@ async function workspace(t) {
   await writeFile(join(repo.dir, 'web', 'src', 'app.js'), 'app\n')
   await mkdir(join(repo.dir, 'docs'))
   await writeFile(join(repo.dir, 'docs', 'index.md'), '# docs\n')
-  const { default: scriptsPlugin } = await import('../../dist/src/plugin/collectors/scripts.js')
+  const { default: scriptsPlugin } = await import('../../dist/src/dsh/collectors/scripts.js')
   const app = await startApp({ root: repo.dir, collectors: [scriptsPlugin] })
   t.after(async () => { await app.stop(); await repo.cleanup() })
   app.ctx.tools.register({

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { RESERVED_TOOL_NAMES } from '../../dist/src/recipe-book.js'
+import { RESERVED_TOOL_NAMES } from '../../dist/src/book/recipe-book.js'
 import { startApp, tempRepo, text } from './app.mjs'
 
 test('exposure tools: one tool per recipe, named by the book, described as the seed shows', async (t) => {
@@ -108,7 +108,7 @@ test('tool names never take a built-in name, another plugin\'s tool, or each oth
     name: 'build', description: 'another plugin', parameters: { type: 'object', properties: {} },
     output: { schema: { type: 'null' }, render: () => [] }, execute: async () => null,
   })
-  const { default: makePlugin } = await import('../../dist/src/plugin/collectors/make.js')
+  const { default: makePlugin } = await import('../../dist/src/dsh/collectors/make.js')
   await app.ctx.plugin(makePlugin, {})
   await app.ctx.recipes.settled()
   const ours = app.ours().sort()
@@ -139,7 +139,7 @@ test('output past the shell\'s capture budget is cut with a clear marker', async
 test('npm script arguments go after `--`, so flags reach the script', async (t) => {
   const repo = await tempRepo({ empty: true })
   const { writeFile } = await import('node:fs/promises')
-  const { createRecipe } = await import('../../dist/src/recipe.js')
+  const { createRecipe } = await import('../../dist/src/book/recipe.js')
   await writeFile(join(repo.dir, 'show.js'), 'console.log(process.argv.slice(2).join(" "))\n')
   await writeFile(join(repo.dir, 'package.json'), JSON.stringify({ name: 'x', private: true, scripts: { show: 'node show.js' } }))
   const app = await startApp({ root: repo.dir, collectors: [] })
@@ -161,7 +161,7 @@ test('exposure auto: the dispatcher also takes over when per-recipe tools would 
   const app = await startApp({ root: repo.dir })
   t.after(async () => { await app.stop(); await repo.cleanup() })
   assert.deepEqual(app.ours(), ['recipe'])
-  const { estimatedToolTokens, TOOLS_TOKEN_BUDGET } = await import('../../dist/src/exposure.js')
+  const { estimatedToolTokens, TOOLS_TOKEN_BUDGET } = await import('../../dist/src/book/exposure.js')
   assert.ok(estimatedToolTokens(app.ctx.recipes.book().entries()) > TOOLS_TOKEN_BUDGET)
   assert.equal((await app.call('recipe', { op: 't29' })).value.stdout, 't29\n', 'every target stays callable')
 })
@@ -170,7 +170,7 @@ test('npm lifecycle scripts and pre/post hooks stay in the book but are not offe
   const repo = await tempRepo({ empty: true })
   const { writeFile } = await import('node:fs/promises')
   await writeFile(join(repo.dir, 'package.json'), JSON.stringify({ name: 'x', scripts: { postinstall: 'node setup.js', prebuild: 'echo pre', build: 'echo build', pretend: 'echo not a hook' } }))
-  const { default: scriptsPlugin } = await import('../../dist/src/plugin/collectors/scripts.js')
+  const { default: scriptsPlugin } = await import('../../dist/src/dsh/collectors/scripts.js')
   const app = await startApp({ root: repo.dir, collectors: [scriptsPlugin] })
   t.after(async () => { await app.stop(); await repo.cleanup() })
   assert.deepEqual(app.ours().sort(), ['npm_build', 'npm_pretend'])
@@ -189,7 +189,7 @@ test('a Python entry point that is not installed: its tool description and its c
   const repo = await tempRepo({ empty: true })
   const { writeFile } = await import('node:fs/promises')
   await writeFile(join(repo.dir, 'pyproject.toml'), '[project]\nname = "demo"\nversion = "1.0"\n\n[project.scripts]\ndemo-cli-not-installed = "demo.cli:main"\n')
-  const { default: pythonPlugin } = await import('../../dist/src/plugin/collectors/python.js')
+  const { default: pythonPlugin } = await import('../../dist/src/dsh/collectors/python.js')
   const app = await startApp({ root: repo.dir, collectors: [pythonPlugin] })
   t.after(async () => { await app.stop(); await repo.cleanup() })
   const [tool] = app.ours()
@@ -199,11 +199,11 @@ test('a Python entry point that is not installed: its tool description and its c
   assert.match(text(result), /demo-cli-not-installed is not installed here \(not on PATH\), so `demo-cli-not-installed` can't run; install the project into an environment from its root/)
 })
 
-test('a recipe whose runner is not installed says so in its tool description, and its call explains instead of "not found"', { skip: (await import('../../dist/src/runners.js')).onPath('task') && 'task is installed here' }, async (t) => {
+test('a recipe whose runner is not installed says so in its tool description, and its call explains instead of "not found"', { skip: (await import('../../dist/src/book/runners.js')).onPath('task') && 'task is installed here' }, async (t) => {
   const repo = await tempRepo({ empty: true })
   const { writeFile } = await import('node:fs/promises')
   await writeFile(join(repo.dir, 'Taskfile.yml'), "version: '3'\ntasks:\n  hello:\n    desc: Say hello\n    cmds: [echo hello]\n")
-  const { default: taskPlugin } = await import('../../dist/src/plugin/collectors/task.js')
+  const { default: taskPlugin } = await import('../../dist/src/dsh/collectors/task.js')
   const app = await startApp({ root: repo.dir, collectors: [taskPlugin] })
   t.after(async () => { await app.stop(); await repo.cleanup() })
   assert.match(app.ctx.tools.get('task_hello').description, /Warning: task is not installed here, so this fails until someone installs it \(install go-task/)

@@ -1,5 +1,5 @@
 // Writing fixture files, and waiting until files have settled: a scan keeps what it read only
-// when everything was last changed a while before it began (collectors/observe.ts, SETTLE_MS).
+// when everything was last changed a while before it began (src/collectors/shared/observe.ts, SETTLE_MS).
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { waitUntil } from './temp.mjs'

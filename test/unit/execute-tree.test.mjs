@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runCommand } from '../../dist/src/index.js'
-import { KILL_GRACE_MS, markedProcesses, RUN_MARKER_VARIABLE } from '../../dist/src/execute.js'
+import { KILL_GRACE_MS, markedProcesses, RUN_MARKER_VARIABLE } from '../../dist/src/book/execute.js'
 import { alive, killIfAlive, pidFrom, waitFor } from '../support/processes.mjs'
 
 function tempDir(t) {

@@ -5,7 +5,7 @@
  * The words themselves are always quoted into the command line (index.ts), so none is shell text.
  */
 import { isAbsolute, relative, resolve } from 'node:path'
-import type { Recipe } from '../../recipe.js'
+import type { Recipe } from '../recipe.js'
 import { DESTRUCTIVE_WORDS } from './rules.js'
 import type { Finding } from './types.js'
 

@@ -3,7 +3,7 @@
  * (read statically from the manifest, with the chains and hooks it runs); each line is parsed into
  * simple commands and judged by the rule table. What can't be read statically is "unknown".
  */
-import type { Recipe } from '../../recipe.js'
+import type { Recipe } from '../recipe.js'
 
 /** One command line a runner would hand to a shell, where it runs and where it was written. */
 export interface BodyLine {

@@ -1,5 +1,5 @@
 /** The cook overlay's startup row entry: shares the harness's `@deepseek-ai/*`, then loads the plugin. */
-import { shareHostPeers } from '../../plugin/entries/host-peers.js'
+import { shareHostPeers } from '../../dsh/host-peers.js'
 
 shareHostPeers()
 const startup = await import('../startup.js')

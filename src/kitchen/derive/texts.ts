@@ -10,7 +10,7 @@
  * kitchen's own facts, marked as the cook's words. So no summary can forge a line like "Branch ...:
  * 3 commits ahead, landed" or "Verify ... passed", and no ESC or OSC sequence reaches a terminal.
  */
-import { visibleLine } from '../../visible-text.js'
+import { visibleLine } from '../../base/visible-text.js'
 import {
   oneLine,
   type BrokenTask, type Dispatched, type Millis, type Notice, type Outcome, type ProjectSpec, type TaskView,

@@ -1,5 +1,5 @@
 /**
- * What a composer recipe runs (`composer run-script <name>` at the root, see collectors/composer.ts):
+ * What a composer recipe runs (`composer run-script <name>` at the root, see src/collectors/composer/collect.ts):
  * the script, a command or a list of them, in order. `@other` runs another script (followed),
  * `@php x` runs `php x`, `@composer x` runs `composer x` (a script of this file when x names one),
  * `@putenv` only sets the environment; a PHP callback (`Vendor\\Class::method`) or a command class
@@ -8,7 +8,7 @@
  * script before every command, so it comes first; the other event scripts (install, update, ...)
  * run only around those commands, so they are read only when the recipe is that event's script.
  */
-import { preview } from '../../../../collectors/guard.js'
+import { preview } from '../../../collectors/shared/guard.js'
 import type { BodyReader } from '../types.js'
 import { BodyBuilder, viaStep, withWords } from './json-body.js'
 import { entries, items, lineOfNode, nodeKind, prop, readJsonDoc, str, type JsonDoc, type Node } from './json-doc.js'

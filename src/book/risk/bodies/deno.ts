@@ -1,13 +1,13 @@
 /**
  * What a deno recipe runs (`deno task <name>` in the directory of its deno.json or deno.jsonc, see
- * collectors/deno.ts): a task string, or `{ command, dependencies }` with the dependencies first
+ * src/collectors/deno/collect.ts): a task string, or `{ command, dependencies }` with the dependencies first
  * (deno runs them before the command, in parallel, each once), and `deno task other` inside a body
  * followed like `npm run`. A name is looked up as deno does: the member's config, the member's
  * package.json scripts (with their hooks, json-package.ts), then the workspace root's config and
  * package.json; a task runs in the directory of the file that defines it. `deno task 'build-*'`
  * runs every matching task.
  */
-import { preview } from '../../../../collectors/guard.js'
+import { preview } from '../../../collectors/shared/guard.js'
 import type { BodyContext, BodyReader } from '../types.js'
 import { BodyBuilder, dirOf, viaStep } from './json-body.js'
 import { entries, items, lineOfNode, nodeKind, prop, readJsonDoc, str, type JsonDoc, type Node } from './json-doc.js'

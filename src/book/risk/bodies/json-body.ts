@@ -5,8 +5,8 @@
  * and quoting helpers. The words of the body itself (BodyLine, UnknownPart) are types.ts'.
  */
 import { posix } from 'node:path'
-import { preview } from '../../../../collectors/guard.js'
-import { shellWord } from '../../../../collectors/shell-word.js'
+import { preview } from '../../../collectors/shared/guard.js'
+import { shellWord } from '../../../base/shell-word.js'
 import type { BodyLine, RecipeBody, UnknownPart } from '../types.js'
 
 /** Calls followed inside a manifest: a chain deeper than this is cut (and said to be). */

@@ -4,13 +4,13 @@
  * (`ctx.memo`, keyed `<source>:<abs file>`), and walked as jsonc-parser syntax trees so that a value
  * and its line come from the same node. No object is built from the file's keys while walking (a
  * `__proto__` key stays data), and the last of duplicate keys wins, as JSON.parse and deno decide.
- * The collectors read the same files at scan time (collectors/json-text.ts has the parser words).
+ * The collectors read the same files at scan time (src/collectors/shared/json-text.ts has the parser words).
  */
 import { join } from 'node:path'
-import { kind as valueKind, parseJsonText, type Node } from '../../../../collectors/json-text.js'
+import { kind as valueKind, parseJsonText, type Node } from '../../../collectors/shared/json-text.js'
 import type { BodyContext } from '../types.js'
 
-export type { Node } from '../../../../collectors/json-text.js'
+export type { Node } from '../../../collectors/shared/json-text.js'
 
 export interface JsonDoc {
   /** POSIX path relative to the scan root. */

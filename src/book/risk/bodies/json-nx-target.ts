@@ -7,8 +7,8 @@
  * name, else the first glob key that matches) beneath it. Tokens `{projectRoot}`, `{projectName}`
  * and a leading `{workspaceRoot}` are interpolated into the options. The run is nx.ts'.
  */
-import { boundedMatcher } from '../../../../collectors/globs.js'
-import { isRecord } from '../../../../collectors/json-text.js'
+import { boundedMatcher } from '../../../collectors/shared/globs.js'
+import { isRecord } from '../../../collectors/shared/json-text.js'
 import type { BodyContext } from '../types.js'
 import { fileIn } from './json-body.js'
 import { entries, items, lineOfNode, plain, prop, readJsonDoc, str, type JsonDoc, type Node } from './json-doc.js'

@@ -7,8 +7,8 @@
  * VS Code `npm` tasks, Nx `nx:run-script` targets and deno's package.json fallback.
  */
 import { join } from 'node:path'
-import { preview } from '../../../../collectors/guard.js'
-import { boundedMatcher } from '../../../../collectors/globs.js'
+import { preview } from '../../../collectors/shared/guard.js'
+import { boundedMatcher } from '../../../collectors/shared/globs.js'
 import type { BodyContext } from '../types.js'
 import { BodyBuilder, fileIn, viaStep } from './json-body.js'
 import { entries, lineOfNode, nodeKind, prop, readJsonDoc, str, type JsonDoc, type Node } from './json-doc.js'

@@ -9,8 +9,8 @@
  * A shebang or `[script]` recipe is one script (text-script.ts says how each interpreter is shown).
  */
 import { dirname, resolve } from 'node:path'
-import type { Token } from '../../../../collectors/just-lex.js'
-import type { Recipe } from '../../../recipe.js'
+import type { Token } from '../../../collectors/just/lex.js'
+import type { Recipe } from '../../recipe.js'
 import type { BodyContext, BodyReader, RecipeBody } from '../types.js'
 import { BodyBuilder, concat, hole, holes, known, MAX_DEPTH, reason, relPath, render, shellJoin, unreadable, type LineAt, type Value } from './text-body.js'
 import { evaluate, interpolate, parseExpr, unindent, type JustEnv } from './text-just-expr.js'

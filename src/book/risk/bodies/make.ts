@@ -1,7 +1,7 @@
 /**
  * What a make recipe runs: the command lines GNU make would hand to the shell for `make <target>
  * [args]`, in the order it runs them, read statically from the makefile make picks at the
- * recipe's directory and every file it includes (collectors/make-parse.ts with `keepRecipes`).
+ * recipe's directory and every file it includes (src/collectors/make/parse.ts with `keepRecipes`).
  *
  * As make does: prerequisites first, depth-first, each target once per make process; the rule with
  * the recipe (or each rule of a double-colon target; or the first pattern rule that applies; or
@@ -15,14 +15,14 @@
  */
 import { isAbsolute, posix, relative, resolve, sep } from 'node:path'
 import { parse as parseShell, type Command, type CompoundList, type Statement, type Word } from 'unbash'
-import { isDir, pathExists } from '../../../../collectors/fs.js'
-import { insideRoot } from '../../../../collectors/inside-root.js'
-import { DEFAULT_GOAL_NAME, MAKEFILE_NAMES } from '../../../../collectors/make.js'
+import { isDir, pathExists } from '../../../collectors/shared/fs.js'
+import { insideRoot } from '../../../collectors/shared/inside-root.js'
+import { DEFAULT_GOAL_NAME, MAKEFILE_NAMES } from '../../../collectors/make/collect.js'
 import {
   COMPUTED_GOAL, parseMakefile, type MakeDefinition, type MakeRecipeLine, type MakeRecipes, type MakeRule, type MakeTargetVariable, type ParsedMakefile,
-} from '../../../../collectors/make-parse.js'
-import type { Variable } from '../../../../collectors/make-vars.js'
-import { shellWord } from '../../../../collectors/shell-word.js'
+} from '../../../collectors/make/parse.js'
+import type { Variable } from '../../../collectors/make/vars.js'
+import { shellWord } from '../../../base/shell-word.js'
 import type { BodyContext, BodyLine, BodyReader, RecipeBody, UnknownPart } from '../types.js'
 import { MAX_DEPTH, MAX_LINES, MAX_UNKNOWN, memoized, relPath, type LineAt } from './text-body.js'
 

@@ -8,7 +8,7 @@
  * config root, the scan root here).
  */
 import { isAbsolute, join } from 'node:path'
-import type { Recipe } from '../../../recipe.js'
+import type { Recipe } from '../../recipe.js'
 import type { BodyContext, BodyReader, RecipeBody } from '../types.js'
 import { BodyBuilder, concat, known, knownText, MAX_DEPTH, reason, relPath, render, shellJoin, unreadable, type LineAt, type Value } from './text-body.js'
 import { fileHeaders, findMiseTask, matchingTasks, miseConfig, renderTera, table, type MiseConfig, type MiseTask } from './text-mise-config.js'

@@ -1,5 +1,5 @@
 /**
- * What an nx recipe runs (`nx run <project>:<target>`, see collectors/nx.ts), with the target
+ * What an nx recipe runs (`nx run <project>:<target>`, see src/collectors/nx/collect.ts), with the target
  * resolved as Nx resolves it (json-nx-target.ts): its `dependsOn` targets of the same project first
  * (followed, each once), then what its executor runs. `nx:run-commands` runs `command` or
  * `commands` (strings or `{ command }`) in `options.cwd` (relative to the workspace root; the call's
@@ -9,9 +9,9 @@
  * (the dependencies' targets) needs the project graph, which is not read: unknown; a target of a
  * named other project stays a line (`nx run other:target`) for the judge to follow.
  */
-import { preview } from '../../../../collectors/guard.js'
-import { boundedMatcher } from '../../../../collectors/globs.js'
-import { isRecord } from '../../../../collectors/json-text.js'
+import { preview } from '../../../collectors/shared/guard.js'
+import { boundedMatcher } from '../../../collectors/shared/globs.js'
+import { isRecord } from '../../../collectors/shared/json-text.js'
 import type { BodyContext, BodyReader } from '../types.js'
 import { BodyBuilder, dirOf, insideRel } from './json-body.js'
 import { readProject, resolveTarget, targetNames, type Json, type NxProject, type ResolvedTarget } from './json-nx-target.js'

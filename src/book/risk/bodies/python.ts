@@ -4,7 +4,7 @@
  * (text-pdm-hatch.ts). A `[project.scripts]` entry point runs a Python function: unknown.
  * Every line runs at the scan root, unless the task says otherwise (poe `cwd`, pdm `working_dir`).
  */
-import type { Recipe } from '../../../recipe.js'
+import type { Recipe } from '../../recipe.js'
 import type { BodyContext, BodyReader, RecipeBody } from '../types.js'
 import { BodyBuilder, reason, unreadable, type LineAt } from './text-body.js'
 import { runHatch, runPdm, runPdmTask, runRye } from './text-pdm-hatch.js'

@@ -1,7 +1,7 @@
 /**
  * What a scripts recipe runs (`npm run build`, `pnpm run build`, `yarn run build`, `bun run build`
  * in the package's directory): the script with its pre/post hooks and the same package's scripts it
- * calls, re-read from the package.json the collector found it in (collectors/scripts.ts). The
+ * calls, re-read from the package.json the collector found it in (src/collectors/scripts/collect.ts). The
  * following is json-package.ts'; calls into other workspaces stay lines for the judge.
  */
 import type { BodyReader } from '../types.js'

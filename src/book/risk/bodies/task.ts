@@ -9,7 +9,7 @@
  * reads them. Each line runs in the task's `dir` (joined to its include's `dir`).
  */
 import { dirname, isAbsolute, join } from 'node:path'
-import type { Recipe } from '../../../recipe.js'
+import type { Recipe } from '../../recipe.js'
 import type { BodyContext, BodyReader, RecipeBody } from '../types.js'
 import { BodyBuilder, holes, knownText, MAX_DEPTH, reason, relPath, render, shellJoin, unreadable, type LineAt, type Value } from './text-body.js'
 import { goText, renderTemplate, type TaskVar, type TemplateVars } from './text-gotemplate.js'

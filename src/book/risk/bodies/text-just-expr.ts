@@ -7,7 +7,7 @@
  * also reported as a command that runs. Tokens come from the collector's lexer (just-lex.ts).
  */
 import { posix } from 'node:path'
-import { stringLength, tokenize, type Token } from '../../../../collectors/just-lex.js'
+import { stringLength, tokenize, type Token } from '../../../collectors/just/lex.js'
 import { concat, hole, known, knownText, MAX_DEPTH, type Value } from './text-body.js'
 
 type Expr =

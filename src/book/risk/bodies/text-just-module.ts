@@ -6,8 +6,8 @@
  * (just-parse.ts); this module only adds what a body needs (tokens, body lines, values).
  */
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import { osAttributesFor } from '../../../../collectors/just.js'
-import { parseJustfile, type JustModuleItem, type JustRawItem, type JustRecipeItem, type ParsedJustfile } from '../../../../collectors/just-parse.js'
+import { osAttributesFor } from '../../../collectors/just/collect.js'
+import { parseJustfile, type JustModuleItem, type JustRawItem, type JustRecipeItem, type ParsedJustfile } from '../../../collectors/just/parse.js'
 import type { BodyContext } from '../types.js'
 import { MAX_DEPTH, memoized, relPath } from './text-body.js'
 

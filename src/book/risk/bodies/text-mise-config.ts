@@ -6,9 +6,9 @@
  * `#MISE key=value` headers. Templates (`{{vars.x}}`, `{{config_root}}`) are rendered statically.
  */
 import { join } from 'node:path'
-import { MISE_CONFIG_FILES, MISE_TASK_DIRS } from '../../../../collectors/mise.js'
-import { smolToml } from '../../../../collectors/lazy.js'
-import { TomlLines } from '../../../../collectors/toml-lines.js'
+import { MISE_CONFIG_FILES, MISE_TASK_DIRS } from '../../../collectors/mise/collect.js'
+import { smolToml } from '../../../base/lazy.js'
+import { TomlLines } from '../../../collectors/shared/toml-lines.js'
 import type { BodyContext } from '../types.js'
 import { concat, hole, known, knownText, memoized, type Value } from './text-body.js'
 

@@ -4,8 +4,8 @@
  * as Python's shlex does (the runners split `cmd` strings themselves, without a shell).
  */
 import { join } from 'node:path'
-import { shellQuote, smolToml } from '../../../../collectors/lazy.js'
-import { TomlLines } from '../../../../collectors/toml-lines.js'
+import { shellQuote, smolToml } from '../../../base/lazy.js'
+import { TomlLines } from '../../../collectors/shared/toml-lines.js'
 import type { BodyContext } from '../types.js'
 import { memoized } from './text-body.js'
 

@@ -6,8 +6,8 @@
  * a bare namespace for its `default`). The YAML comes from the collector's reader (yaml-tree.ts).
  */
 import { dirname, isAbsolute, join } from 'node:path'
-import { TASKFILE_NAMES } from '../../../../collectors/task-parse.js'
-import { parseYamlTree, resolveAlias, scalarOf, toPlain, type YamlDocument, type YamlNode } from '../../../../collectors/yaml-tree.js'
+import { TASKFILE_NAMES } from '../../../collectors/task/parse.js'
+import { parseYamlTree, resolveAlias, scalarOf, toPlain, type YamlDocument, type YamlNode } from '../../../collectors/shared/yaml-tree.js'
 import type { BodyContext } from '../types.js'
 import { MAX_DEPTH, memoized, relPath } from './text-body.js'
 

@@ -1,5 +1,5 @@
 /**
- * What a vscode recipe runs (a task of `.vscode/tasks.json`, JSONC, see collectors/vscode.ts), as
+ * What a vscode recipe runs (a task of `.vscode/tasks.json`, JSONC, see src/collectors/vscode/collect.ts), as
  * VS Code would run it on this platform: its `dependsOn` tasks first (a label, a list, or task
  * identifiers such as `{ "type": "npm", "script": "build" }`; followed by label, each once; the
  * order of parallel dependencies does not matter to the gate), then its command: a `shell` task's
@@ -9,8 +9,8 @@
  * from extensions, whose code decides what runs: unknown.
  */
 import { basename } from 'node:path'
-import { preview } from '../../../../collectors/guard.js'
-import { isRecord } from '../../../../collectors/json-text.js'
+import { preview } from '../../../collectors/shared/guard.js'
+import { isRecord } from '../../../collectors/shared/json-text.js'
 import type { BodyContext, BodyReader } from '../types.js'
 import { BodyBuilder, insideRel } from './json-body.js'
 import { items, lineOfNode, plain, prop, readJsonDoc, str, type JsonDoc, type Node } from './json-doc.js'

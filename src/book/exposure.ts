@@ -1,0 +1,316 @@
+/**
+ * How a recipe book becomes agent tools, for every agent surface (the dsh adapter, the MCP server):
+ * which recipes are offered (hooks are not, unless configured), one tool per command when they
+ * are few and fit the token budget, else one dispatcher tool with the `op` grammar
+ * (dispatcher.ts); the tool descriptions; which call asks for confirmation and why; a missing
+ * runner's refusal; and the text a model reads back from a run. Harness-free: each surface wraps
+ * the plan in its own tool type. The budget keeps the tool definitions within a context budget
+ * while every offered command stays reachable: by its own tool, or by name through the dispatcher.
+ *
+ * A call's arguments are words, never shell text (`plannedCall`): each is quoted onto the command
+ * line, so a model can't chain a second command onto a harmless one. Whether a call needs a person's
+ * yes is the gate's (book/risk): `callVerdict` at call time, with the call's words; the plan judges
+ * each offered recipe once per book, without words, for its description.
+ */
+import { resolve } from 'node:path'
+import type { Config } from './config.js'
+import type { RunResult } from './execute.js'
+import { callWords, commandWithWords, judgeRecipeCall, sharedReading, type SharedReading, type Verdict } from './risk/index.js'
+import type { Recipe } from './recipe.js'
+import { RecipeBook, RESERVED_TOOL_NAMES } from './recipe-book.js'
+import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './dispatcher.js'
+import { missingExecutable, missingRunnerNote, onPath } from './runners.js'
+
+export { installHint, missingRunnerNote, missingRunnerRefusal } from './runners.js'
+// The dispatcher's grammar is harness-free too; other surfaces take it from here.
+export { DispatchError, dispatchTasks, dispatcherDescription, PROMPT_TASK_CHARS, resolveOp, taskToken, type DispatchTask } from './dispatcher.js'
+
+/** The dispatcher tool's preferred name (the recipe-tool contract's). */
+export const DISPATCHER_NAME = 'recipe'
+
+/** Characters of each stream the model sees; the whole capture stays in the result value. */
+export const RENDER_STREAM_CHARS = 16_000
+
+export const ARGS_DESCRIPTION = 'Optional extra words, one argument each (quoted, never shell code): ["--watch"], ["VAR=1"].'
+export const OP_DESCRIPTION = 'The task, then its arguments as words, split as a shell splits them (no ;, |, &&, > or $(...)): "test", "build --release", "web/test --watch", "make:build VERSION=2".'
+/** The dispatcher's optional `args`: words appended after the op's own, for words that hold spaces or quotes. */
+export const OP_ARGS_DESCRIPTION = 'Optional words appended after the op\'s, one argument per item.'
+
+/**
+ * Tokens the per-recipe tools may cost together before the dispatcher takes over. The bundle's
+ * budget is 2,000 tokens of tool definitions; the three curated tools take about 500 of them.
+ */
+export const TOOLS_TOKEN_BUDGET = 1_200
+
+/**
+ * Characters per token of a tool definition (name, description, JSON schema), measured with
+ * the o200k_base BPE tokenizer on the definitions dsh sends (test/e2e/budget.test.mjs): about
+ * 3.6; 3.2 errs on the side of the dispatcher.
+ */
+export const CHARS_PER_TOKEN = 3.2
+
+/**
+ * Characters of a tool definition besides its name and description: the `args` parameter's schema
+ * (a list of strings: 46 characters more than the shell-text string it was, measured at 170).
+ */
+const TOOL_OVERHEAD_CHARS = 216
+
+/** Description text of one recipe (its first line), cut to this many characters in tool text. */
+const DOC_CHARS = 140
+
+/** The gate's reason in a tool description, cut to this many characters (the refusal says it whole). */
+const RISK_CHARS = 200
+
+/** A tool call's result value: the run, where it ran, and which task it was. */
+export interface RecipeToolValue extends RunResult {
+  /** Working directory, relative to the scan root. */
+  cwd: string
+  /** The task as the dispatcher names it (`runner:task`). */
+  task: string
+}
+
+export interface ExposureOptions {
+  /** Offer lifecycle scripts and pre/post hooks too (default: they stay in the book, not in the tools). */
+  exposeHooks?: boolean
+}
+
+/** The recipes an agent is offered: all but hooks, unless hooks are asked for. */
+export function offeredRecipes(recipes: readonly Recipe[], options: ExposureOptions = {}): Recipe[] {
+  return options.exposeHooks ? [...recipes] : recipes.filter((r) => r.hook === undefined)
+}
+
+/** Tools per recipe or one dispatcher: per recipe when configured so, or when they are few and fit the budget. */
+export function effectiveExposure(
+  config: Pick<Config, 'exposure' | 'dispatcherThreshold'>,
+  recipes: readonly Recipe[],
+  missingRunners: ReadonlySet<string> = new Set(),
+): 'tools' | 'dispatcher' {
+  if (config.exposure !== 'auto') return config.exposure
+  if (recipes.length > config.dispatcherThreshold) return 'dispatcher'
+  return estimatedToolTokens(recipes, missingRunners) > TOOLS_TOKEN_BUDGET ? 'dispatcher' : 'tools'
+}
+
+/** The estimated token cost of one tool per recipe (chars / CHARS_PER_TOKEN). */
+export function estimatedToolTokens(recipes: readonly Recipe[], missingRunners: ReadonlySet<string> = new Set()): number {
+  let chars = 0
+  for (const r of recipes) chars += TOOL_OVERHEAD_CHARS + 24 + recipeToolDescription(r, undefined, missingRunners.has(r.runner)).length
+  return Math.ceil(chars / CHARS_PER_TOKEN)
+}
+
+/**
+ * The runners of these recipes that are not installed here: a runner counts as missing only when
+ * a recipe's command line starts with it (a third-party recipe may name a runner and run something else).
+ */
+export function missingRunnersOf(recipes: readonly Recipe[], env: NodeJS.ProcessEnv = process.env): Set<string> {
+  const missing = new Set<string>()
+  for (const runner of new Set(recipes.map((r) => r.runner))) {
+    if (!onPath(runner, env) && recipes.some((r) => r.runner === runner && missingExecutable(r.command, env) === runner)) missing.add(runner)
+  }
+  return missing
+}
+
+/** One planned tool: a command of its own, or the dispatcher over the offered part of the book. */
+export type PlannedTool =
+  | {
+    kind: 'recipe'; name: string; recipe: Recipe; description: string
+    /** The gate's verdict on a call without extra words; its reason is why the tool asks before running. */
+    verdict: Verdict
+    /** The verdict's reason when it asks (the description says it). */
+    risk?: string
+    signature: string
+  }
+  | { kind: 'dispatcher'; name: string; book: RecipeBook; description: string; signature: string }
+
+export interface PlanOptions {
+  /** Environment whose PATH decides which runners are missing (default process.env). */
+  env?: NodeJS.ProcessEnv
+  /** Absolute scan root the book was read from (default: `config.root` from the working directory). */
+  root?: string
+}
+
+/** Verdicts of the plan, per book and recipe: the judge reads manifests, and a plan is made on every book change. */
+const planVerdicts = new WeakMap<RecipeBook, Map<string, Verdict>>()
+
+/**
+ * Shell lines one plan may judge (each body line, nested shell and script counts one). A body is
+ * read from its manifests, and a plan is made when a session starts: a package script is a few
+ * lines, one target of a 4,000-line Makefile can be 1,300. Past this, the rest of the tools are
+ * described without the gate's word, and each call is judged when it is made, as every call is.
+ * Counted in lines rather than time, so that the same book always gets the same plan.
+ */
+export const PLAN_JUDGING_LINES = 4_000
+
+/** The gate's verdict on a recipe called without words, remembered for as long as this book lives; undefined once the plan's work is spent. */
+export function plannedVerdict(book: RecipeBook, recipe: Recipe, root: string, bounded = false): Verdict | undefined {
+  let verdicts = planVerdicts.get(book)
+  if (!verdicts) planVerdicts.set(book, (verdicts = new Map()))
+  let verdict = verdicts.get(recipe.id)
+  const shared = planReadings.get(book) ?? sharedReading()
+  planReadings.set(book, shared)
+  if (verdict || (bounded && shared.lines >= PLAN_JUDGING_LINES)) return verdict
+  verdicts.set(recipe.id, (verdict = guardedJudgement(() => judgeRecipeCall(recipe, [], { root, book, shared }))))
+  return verdict
+}
+
+/** Path facts (git's tracked files, .gitignore rules) one book's plan shares across its judgements. */
+const planReadings = new WeakMap<RecipeBook, SharedReading>()
+
+/** Said of a tool the plan had no time to judge: the call is judged when it is made. */
+const UNJUDGED: Verdict = Object.freeze({ destructive: false, findings: [], unjudged: true })
+
+/**
+ * A judgement that fails closed: the gate never throws on bad input, but should it fail, the call
+ * asks a person rather than running unjudged, and the reason says so.
+ */
+export function guardedJudgement(judge: () => Verdict): Verdict {
+  try {
+    return judge()
+  } catch (error) {
+    const reason = `what it runs could not be judged (${(error as Error)?.message ?? error}), so it asks first`
+    return { destructive: true, findings: [{ command: '', reason, kind: 'unknown' }], reason }
+  }
+}
+
+/**
+ * The tools a book gets. `taken` names tools that exist already (built-ins, other plugins', the
+ * surface's own): no planned tool takes one of them.
+ */
+export function planTools(
+  book: RecipeBook,
+  config: Pick<Config, 'exposure' | 'dispatcherThreshold' | 'naming'> & { exposeHooks?: boolean; root?: string },
+  taken: Iterable<string> = [],
+  options: PlanOptions = {},
+): PlannedTool[] {
+  // Hooks stay in the book, not in the tools (unless configured); runners are checked once per plan.
+  const offered = offeredRecipes(book.entries(), { exposeHooks: config.exposeHooks })
+  if (offered.length === 0) return []
+  const root = options.root ?? resolve(config.root ?? '.')
+  const reserved = new Set([...RESERVED_TOOL_NAMES, ...taken])
+  const missing = missingRunnersOf(offered, options.env)
+  if (effectiveExposure(config, offered, missing) === 'tools') {
+    // Names over the whole book, so a tool keeps its name whether hooks are offered or not.
+    const names = book.assignToolNames(config.naming.style, reserved)
+    return offered.map((recipe) => {
+      const verdict = plannedVerdict(book, recipe, root, true) ?? UNJUDGED
+      const risk = verdict.destructive ? reasonClause(verdict) : undefined
+      const runnerMissing = missing.has(recipe.runner)
+      return {
+        kind: 'recipe',
+        name: names.get(recipe.id)!,
+        recipe,
+        description: recipeToolDescription(recipe, risk, runnerMissing),
+        verdict,
+        ...(risk ? { risk } : {}),
+        signature: JSON.stringify([recipe, risk, runnerMissing]),
+      }
+    })
+  }
+  let name = DISPATCHER_NAME
+  for (let n = 2; reserved.has(name); n++) name = `${DISPATCHER_NAME}_${n}`
+  const shown = offered.length === book.size ? book : new RecipeBook(offered)
+  // Judged against the whole book (a body may call a hook), and only for the tasks the description shows.
+  const asks = (recipe: Recipe) => plannedVerdict(book, recipe, root, true)?.destructive === true
+  const description = dispatcherDescription(dispatchTasks(shown), asks, missing)
+  return [{ kind: 'dispatcher', name, book: shown, description, signature: JSON.stringify([offered, [...missing], description]) }]
+}
+
+/** Ends a clause as a sentence. */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`
+}
+
+function firstLine(text: string, max = DOC_CHARS): string {
+  const line = text.split('\n')[0]!.trim()
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`
+}
+
+/** A per-recipe tool's description: what runs, where it is declared, what it does, how to pass input. */
+export function recipeToolDescription(recipe: Recipe, risk?: string, runnerMissing = false): string {
+  const where = recipe.line ? `${recipe.file}:${recipe.line}` : recipe.file
+  const lines = [`Runs \`${recipe.command}\`${recipe.cwd !== '.' ? ` in ${recipe.cwd}` : ''} (${recipe.implied ? `implied by ${recipe.file}` : where}).`]
+  if (recipe.description) lines.push(firstLine(recipe.description))
+  if (recipe.parameters.length) {
+    const params = recipe.parameters.map((p) => `${p.variadic ?? ''}${p.name}${p.default !== undefined ? `=${p.default}` : ''}`)
+    lines.push(`Parameters, in order in args: ${params.join(' ')}`)
+  }
+  if (recipe.variables.length) lines.push(`Variables, as VAR=value in args: ${recipe.variables.slice(0, 8).join(', ')}${recipe.variables.length > 8 ? ', ...' : ''}`)
+  if (risk) lines.push(`Asks a person for approval first: ${sentence(firstLine(risk, RISK_CHARS))}`)
+  if (runnerMissing) lines.push(missingRunnerNote(recipe.runner, recipe.install))
+  return lines.join('\n')
+}
+
+/** A call of a planned tool: the recipe, the call's extra words, and the command line with them quoted. */
+export interface PlannedCall {
+  recipe: Recipe
+  words: string[]
+  command: string
+}
+
+/**
+ * The call a planned tool's arguments make. Throws DispatchError when a dispatcher op names no
+ * task (its message lists them), ArgsError when the arguments are not plain words (it says why).
+ */
+export function plannedCall(tool: PlannedTool, args: unknown): PlannedCall {
+  const given = (args ?? {}) as { args?: unknown; op?: unknown }
+  if (tool.kind === 'recipe') return callOf(tool.recipe, callWords(given.args))
+  // The whole op is words first, so `build; rm -rf src` is refused for its `;`, not as an unknown task `build;`.
+  if (typeof given.op === 'string') callWords(given.op)
+  const { task, tail } = resolveOp(given.op, dispatchTasks(tool.book))
+  return callOf(task.recipe, [...callWords(tail), ...callWords(given.args)])
+}
+
+/** A recipe called with these words. */
+export function callOf(recipe: Recipe, words: readonly string[]): PlannedCall {
+  return { recipe, words: [...words], command: commandWithWords(recipe, words) }
+}
+
+/** The gate's verdict on this very call, judged now (manifests and scripts are read again). */
+export function callVerdict(call: PlannedCall, root: string, book?: RecipeBook): Verdict {
+  return guardedJudgement(() => judgeRecipeCall(call.recipe, call.words, book ? { root, book } : { root }))
+}
+
+/** Said when a destructive verdict comes without a reason (the gate always gives one). */
+const UNSAID_REASON = 'it may delete, overwrite, publish or deploy something that can\'t be undone'
+
+/** The gate's reason as one clause to go after a colon: its closing period dropped. */
+export function reasonClause(verdict: Pick<Verdict, 'reason'>): string {
+  return (verdict.reason ?? UNSAID_REASON).trim().replace(/\.$/, '')
+}
+
+export function toolValue(recipe: Recipe, result: RunResult): RecipeToolValue {
+  return {
+    task: `${recipe.runner}:${taskToken(recipe)}`,
+    command: result.command,
+    cwd: recipe.cwd,
+    ok: result.ok,
+    exitCode: result.exitCode,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    killed: result.killed,
+    timedOut: result.timedOut,
+    durationMs: result.durationMs,
+  }
+}
+
+function cut(text: string, label: string): string {
+  if (text.length <= RENDER_STREAM_CHARS) return text
+  const dropped = text.length - RENDER_STREAM_CHARS
+  return `[... ${dropped} earlier characters of ${label} not shown ...]\n${text.slice(-RENDER_STREAM_CHARS)}`
+}
+
+/** The model-facing text: the command, how it ended, then each stream (tail-truncated with a marker). */
+export function renderRun(value: RecipeToolValue): string {
+  const status = value.timedOut
+    ? '[killed: timed out]'
+    : value.killed
+      ? '[killed: cancelled]'
+      : value.exitCode === null
+        ? '[killed by signal]'
+        : `[exit code: ${value.exitCode}]`
+  const head = `$ ${value.command}${value.cwd !== '.' ? `    (in ${value.cwd})` : ''}\n${status} (${(value.durationMs / 1000).toFixed(1)} s)`
+  const parts = [head]
+  if (value.stdout) parts.push(`stdout:\n${cut(value.stdout, 'stdout').replace(/\n$/, '')}`)
+  if (value.stderr) parts.push(`stderr:\n${cut(value.stderr, 'stderr').replace(/\n$/, '')}`)
+  if (!value.stdout && !value.stderr) parts.push('(no output)')
+  return parts.join('\n')
+}

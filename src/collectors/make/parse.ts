@@ -1,0 +1,1121 @@
+/**
+ * A static reader of GNU makefiles: the rules, `.PHONY`, `##` docs, prerequisites and the
+ * variables recipes reference, following `include` like make does. It never runs anything:
+ * `$(shell ...)`, `!=` and `$(eval ...)` are left alone. A conditional is decided as a plain `make`
+ * would decide it when every variable it reads is known (assigned plain text, or never assigned
+ * in any makefile read, so empty); otherwise every branch is read, and what they hold is a guess: a missing include there is no error.
+ * Known differences from make, on purpose: a file included twice is read once, includes stop
+ * 16 levels deep, and rules made by `$(eval ...)` are not seen.
+ *
+ * With `keepRecipes` (the destructive gate's make reader, never a scan) it also keeps what the
+ * recipes run: each rule's recipe lines, target- and pattern-specific variables, `define` bodies,
+ * the commands `$(shell ...)` runs while reading, and the variable table to expand lines with.
+ *
+ * Written by hand because no maintained JavaScript library parses makefiles.
+ */
+import { isAbsolute, join, relative, sep as pathSep } from 'node:path'
+import { isInside, realOrSelf } from '../shared/fs.js'
+import { boundedGlob } from '../shared/globs.js'
+import { MAX_PREREQUISITES, MAX_RECIPES, MAX_TOTAL_PREREQUISITES, outOfTime, realRoot } from '../shared/guard.js'
+import { AUTOMATIC_VARIABLES, MakeVariables, closingBracket, referencedVariables } from './vars.js'
+
+/** Targets one scan keeps (MAX_TARGETS): a few bytes of `$(foreach)` can name millions. */
+export const MAX_TARGETS = MAX_RECIPES
+
+export interface MakeTarget {
+  readonly name: string
+  /** Absolute path of the makefile with the first rule for this target. */
+  readonly file: string
+  readonly line: number
+  readonly prerequisites: string[]
+  readonly orderOnly: string[]
+  readonly variables: string[]
+  doc: string
+  doubleColon: boolean
+  /** Whether any rule for it has a recipe. */
+  hasRecipe: boolean
+  /** Whether some prerequisites could not be expanded statically (so `prerequisites` misses them). */
+  unresolvedPrerequisites: boolean
+}
+
+export interface MakeProblem {
+  /** Absolute path of the makefile the problem is in. */
+  file: string
+  line?: number
+  message: string
+  severity: 'error' | 'warning'
+  /** make itself stops on this while reading (`*** missing separator.  Stop.`): nothing can run. */
+  fatal?: boolean
+}
+
+export interface ParsedMakefile {
+  /** Targets of explicit rules in the order make reads them, special and pattern targets left out. */
+  targets: MakeTarget[]
+  /** Prerequisites of `.PHONY`, wherever it appears. */
+  phony: Set<string>
+  hasPhony: boolean
+  /** Absolute paths of every makefile read, in reading order, each once. */
+  files: string[]
+  problems: MakeProblem[]
+  /** What plain `make` builds: `.DEFAULT_GOAL` when set, else the first target; undefined when there is none. */
+  defaultGoal?: string
+  /** Whether a `.DEFAULT` rule has a recipe: make runs it for any goal without a rule of its own. */
+  hasDefaultRecipe: boolean
+  /** What the recipes run, with the variable table to expand them: only with `keepRecipes`. */
+  recipes?: MakeRecipes
+}
+
+/** `defaultGoal` when the first rule's target is named at run time (`$(shell ...)`). */
+export const COMPUTED_GOAL = '(computed)'
+
+/** One open conditional: whether its current branch is read, and whether an earlier branch surely was. */
+interface Conditional {
+  word: string
+  line: number
+  /** `read`: make surely reads it; `skip`: surely not; `maybe`: it can't be decided statically. */
+  branch: 'read' | 'skip' | 'maybe'
+  /** Whether an earlier branch of this conditional was taken (undefined: maybe). */
+  taken: boolean | undefined
+}
+
+/** A prerequisite list while reading: the first rule's list as is, a set once a second rule adds to it. */
+type Gathered = readonly string[] | Set<string>
+
+/** A target while reading; the state lives on it (no side maps) and becomes a MakeTarget at the end. */
+interface TargetState {
+  readonly name: string
+  readonly file: string
+  readonly line: number
+  normal: Gathered | undefined
+  orderOnly: Gathered | undefined
+  variables: Set<string> | undefined
+  doc: string
+  doubleColon: boolean
+  hasRecipe: boolean
+  unresolvedPrerequisites: boolean
+}
+
+export interface ParseOptions {
+  /** Reads a file; undefined when it is missing. */
+  read: (abs: string) => string | undefined
+  /** Include paths resolve against make's working directory (the directory make runs in). */
+  cwd: string
+  maxDepth?: number
+  maxFiles?: number
+  /** Whether a path exists, for `$(wildcard name)` without glob characters (default: it can be read). */
+  exists?: (abs: string) => boolean
+  /** Keep every rule's recipe lines and the variables (ParsedMakefile.recipes). Scans leave it off and pay nothing. */
+  keepRecipes?: boolean
+  /** Variables from make's command line (`make VAR=value`): makefile assignments to them count only with `override`. */
+  commandLine?: readonly MakeDefinition[]
+  /** Variables set before the makefiles are read (MAKECMDGOALS, CURDIR, the environment); makefiles may assign them. */
+  preset?: readonly MakeDefinition[]
+}
+
+const CONDITIONAL_OPEN = new Set(['ifeq', 'ifneq', 'ifdef', 'ifndef'])
+const MODIFIERS = new Set(['override', 'export', 'unexport', 'private'])
+const ASSIGN_OPS = [':::=', '::=', ':=', '+=', '?=', '!=', '='] as const
+
+interface Separator {
+  kind: 'assign' | 'rule'
+  index: number
+  /** The assignment operator or `:` / `::` / `&:` / `&::` for rules. */
+  op: string
+}
+
+/** Finds the first `=`-family operator or rule colon outside `$(...)`, as make reads a line. */
+const SPECIAL = /[$=:]/g
+
+function findSeparator(text: string, from = 0): Separator | undefined {
+  const special = SPECIAL
+  special.lastIndex = from
+  for (let m = special.exec(text); m; m = special.exec(text)) {
+    const i = m.index
+    const ch = text[i]
+    if (ch === '$') {
+      if (text[i + 1] === '(' || text[i + 1] === '{') {
+        const close = closingBracket(text, i + 1)
+        if (close === -1) return undefined
+        special.lastIndex = close + 1
+      }
+      continue
+    }
+    if (ch === '=') {
+      const prev = text[i - 1]
+      if (prev === '+' || prev === '?' || prev === '!') return { kind: 'assign', index: i - 1, op: `${prev}=` }
+      return { kind: 'assign', index: i, op: '=' }
+    }
+    for (const op of ASSIGN_OPS) {
+      if (op.startsWith(':') && text.startsWith(op, i)) return { kind: 'assign', index: i, op }
+    }
+    const double = text[i + 1] === ':'
+    const grouped = text[i - 1] === '&'
+    return { kind: 'rule', index: grouped ? i - 1 : i, op: `${grouped ? '&' : ''}${double ? '::' : ':'}` }
+  }
+  return undefined
+}
+
+/** Index of the first `ch` outside `$(...)`, or -1. */
+function findTopLevel(text: string, ch: string): number {
+  let i = 0
+  while (i < text.length) {
+    const at = text.indexOf(ch, i)
+    if (at === -1) return -1
+    const dollar = text.indexOf('$', i)
+    if (dollar === -1 || dollar > at) return at
+    if (text[dollar + 1] === '(' || text[dollar + 1] === '{') {
+      const close = closingBracket(text, dollar + 1)
+      if (close === -1) return -1
+      i = close + 1
+    } else i = dollar + 1
+  }
+  return -1
+}
+
+/** Splits a make comment off: the first `#` not escaped with a backslash. */
+function splitComment(text: string): { code: string; comment?: string } {
+  for (let i = text.indexOf('#'); i !== -1; i = text.indexOf('#', i + 1)) {
+    let backslashes = 0
+    for (let j = i - 1; j >= 0 && text[j] === '\\'; j--) backslashes++
+    if (backslashes % 2 === 0) return { code: text.slice(0, i), comment: text.slice(i + 1) }
+  }
+  return { code: text }
+}
+
+/** A `## text` doc comment's text (`##@` section headings are not docs). */
+function docOf(comment: string | undefined): string | undefined {
+  if (comment === undefined || !comment.startsWith('#') || comment.startsWith('#@')) return undefined
+  return comment.replace(/^#+/, '').trim()
+}
+
+function endsWithContinuation(line: string): boolean {
+  let n = 0
+  for (let i = line.length - 1; i >= 0 && line[i] === '\\'; i--) n++
+  return n % 2 === 1
+}
+
+/** The leading run of characters up to whitespace, `=` or `:`. */
+function firstWord(text: string): string {
+  let end = 0
+  while (end < text.length) {
+    const c = text.charCodeAt(end)
+    if (c === 32 || c === 9 || c === 61 || c === 58 || c === 10 || c === 13 || c === 11 || c === 12) break
+    end++
+  }
+  return text.slice(0, end)
+}
+
+/** Words as make enters them as file names: a leading `./` is dropped (`./a.o` is `a.o`). */
+function fileNames(text: string): string[] {
+  const out = words(text)
+  for (let k = 0; k < out.length; k++) {
+    let w = out[k]!
+    while (w.length > 2 && w.startsWith('./')) w = w.slice(2)
+    out[k] = w
+  }
+  return out
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12
+}
+
+function words(text: string): string[] {
+  const out: string[] = []
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++
+    const start = i
+    while (i < n && !isSpace(text.charCodeAt(i))) i++
+    if (i > start) out.push(text.slice(start, i))
+  }
+  return out
+}
+
+export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMakefile {
+  const maxDepth = options.maxDepth ?? 16
+  const maxFiles = options.maxFiles ?? 1000
+  const globCache = new Map<string, string[]>()
+  const exists = options.exists ?? ((abs: string) => read(abs) !== undefined)
+  // Globs through globs.ts (bounded patterns, each real directory listed once, the scan's caps),
+  // each pattern crawled once however often it is written.
+  const globOnce = (pattern: string, absolute: boolean): string[] => {
+    const key = `${absolute ? 'a' : 'r'}${pattern}`
+    let matches = globCache.get(key)
+    if (!matches) {
+      const { files, bad } = boundedGlob([makeGlob(pattern)], { cwd: options.cwd, root: options.cwd, insideRoot: false, onlyFiles: absolute, absolute, dot: false })
+      matches = files.sort()
+      if (bad.length) badGlobs.set(pattern, bad[0]!.reason)
+      globCache.set(key, matches)
+    }
+    return matches
+  }
+  const badGlobs = new Map<string, string>()
+  const glob = (patterns: string[]): string[] => {
+    const found = new Set<string>()
+    for (const pattern of patterns) {
+      if (!/[*?[]/.test(pattern)) {
+        if (exists(isAbsolute(pattern) ? pattern : join(options.cwd, pattern))) found.add(pattern)
+        continue
+      }
+      for (const match of globOnce(pattern, false)) found.add(match)
+    }
+    return [...found].sort()
+  }
+  const vars = new MakeVariables(glob, options.cwd)
+  for (const d of options.preset ?? []) vars.assign(d.name, d.op, d.value)
+  for (const d of options.commandLine ?? []) vars.commandLine(d.name, d.op, d.value)
+  const keep = options.keepRecipes ? new RecipeKeeper(vars) : undefined
+  const targets = new Map<string, TargetState>()
+  const phony = new Set<string>()
+  const problems: MakeProblem[] = []
+  const files: string[] = []
+  const seenFiles = new Set<string>()
+  const textCache = new Map<string, string | undefined>()
+  let hasPhony = false
+  // `.DEFAULT`'s rule, kept apart from the targets: only whether it has a recipe matters.
+  const defaultRule: TargetState = { name: '.DEFAULT', file: rootFile, line: 0, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon: false, hasRecipe: false, unresolvedPrerequisites: false }
+  let tooMany = false
+  let firstTargetUnknown = false
+  let recipePrefix = '\t'
+
+  const read = (abs: string): string | undefined => {
+    if (!textCache.has(abs)) textCache.set(abs, options.read(abs))
+    return textCache.get(abs)
+  }
+
+  let targetsCapped = false
+  const define = (name: string, file: string, line: number, doubleColon: boolean): TargetState | undefined => {
+    let t = targets.get(name)
+    if (!t) {
+      if (targets.size >= MAX_TARGETS) {
+        if (!targetsCapped) problems.push({ file, line, severity: 'warning', message: `the makefiles define more than ${MAX_TARGETS} targets (MAX_TARGETS); the rest are not listed` })
+        targetsCapped = true
+        return undefined
+      }
+      t = { name, file, line, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon, hasRecipe: false, unresolvedPrerequisites: false }
+      targets.set(name, t)
+    }
+    return t
+  }
+
+  /** Records the variables a recipe line references for each target of its rule. */
+  const addRecipeVariables = (rule: TargetState[], line: string): void => {
+    if (rule.length === 1) return referencedVariables(line, (rule[0]!.variables ??= new Set()))
+    const found = new Set<string>()
+    referencedVariables(line, found)
+    for (const t of rule) for (const v of found) (t.variables ??= new Set()).add(v)
+  }
+
+  // A target's prerequisites: the (shared, already unique) list of its first rule, turned into
+  // an insertion-ordered set only when a second rule adds more. Arrays again at the end.
+  const gather = (current: Gathered | undefined, items: readonly string[]): Gathered | undefined => {
+    if (items.length === 0) return current
+    if (current === undefined) return items
+    // Bounded: a target's list stops at MAX_PREREQUISITES, and all merged lists together at
+    // MAX_TOTAL_PREREQUISITES (the result lists no more than that anyway).
+    if (mergeBudget <= 0) return current
+    // Turning a shared list into a set copies it: that counts against the budget too.
+    if (!(current instanceof Set)) mergeBudget -= current.length
+    const set = current instanceof Set ? current : new Set(current)
+    for (const item of items) {
+      if (set.size >= MAX_PREREQUISITES) break
+      if (!set.has(item)) set.add(item), mergeBudget--
+    }
+    return set
+  }
+  let mergeBudget = MAX_TOTAL_PREREQUISITES
+  let cutReported = false
+  /** One rule's prerequisite words, cut to MAX_PREREQUISITES once for all its targets. */
+  const bounded = (list: string[], file: string, line: number): string[] => {
+    if (list.length <= MAX_PREREQUISITES) return list
+    if (!cutReported) problems.push({ file, line, severity: 'warning', message: `a rule has ${list.length} prerequisites; only the first ${MAX_PREREQUISITES} are listed (MAX_PREREQUISITES)` })
+    cutReported = true
+    return list.slice(0, MAX_PREREQUISITES)
+  }
+
+  /** Expands a word list; words that need run-time evaluation are kept only when they hold no `$`. */
+  let lastUnresolved = false
+  const memo = new Map<string, { words: string[]; unresolved: boolean }>()
+  let memoGeneration = -1
+  const expandWords = (text: string): string[] => {
+    // The same prerequisite text (a big header list, say) often repeats between assignments.
+    if (memoGeneration !== vars.generation) (memo.clear(), (memoGeneration = vars.generation))
+    let entry = memo.get(text)
+    if (!entry) {
+      const e = vars.expand(text)
+      const found = e.unresolved ? fileNames(text).filter((w) => !w.includes('$')) : fileNames(e.value)
+      entry = { words: found.length > 1 ? [...new Set(found)] : found, unresolved: e.unresolved !== undefined }
+      if (text.includes('$')) memo.set(text, entry)
+    }
+    lastUnresolved = entry.unresolved
+    return entry.words
+  }
+
+  /** What a conditional's test gives: true, false, or undefined when it can't be known statically. */
+  const evaluate = (word: string, argText: string): boolean | undefined => {
+    if (word === 'ifdef' || word === 'ifndef') {
+      const e = vars.expand(argText.trim())
+      const name = e.value.trim()
+      if (e.unresolved || e.uncertain || name === '' || /\s/.test(name)) return undefined
+      const has = vars.hasValue(name)
+      return has === undefined ? undefined : has === (word === 'ifdef')
+    }
+    const args = conditionalArguments(argText.trim())
+    if (!args) return undefined
+    const a = vars.expand(args[0])
+    const b = vars.expand(args[1])
+    if (a.unresolved || b.unresolved || a.uncertain || b.uncertain) return undefined
+    return (a.value === b.value) === (word === 'ifeq')
+  }
+
+  const readFile = (abs: string, stack: string[], outerMaybe = false): void => {
+    const text = read(abs)
+    if (text === undefined) return
+    if (!seenFiles.has(abs)) (seenFiles.add(abs), files.push(abs))
+    const lines = text.split('\n')
+    if (text.indexOf('\r') !== -1) for (let k = 0; k < lines.length; k++) if (lines[k]!.endsWith('\r')) lines[k] = lines[k]!.slice(0, -1)
+    let rule: TargetState[] | null = null
+    let docBlock: string[] = []
+    const conditionals: Conditional[] = []
+    // The reading state of the current line, updated whenever a conditional opens, turns or closes.
+    let skipping = false
+    let maybe = outerMaybe
+    // Whether any open conditional skips (or can't be decided), up to each depth: only the innermost
+    // changes at a time, so each step costs the same however deep the nesting (50,000 levels stay linear).
+    const cumulative: Array<{ skip: boolean; maybe: boolean }> = []
+    const settle = (): void => {
+      const n = conditionals.length
+      if (cumulative.length > n) cumulative.length = n
+      if (n > 0) {
+        const prev = n > 1 ? cumulative[n - 2]! : { skip: false, maybe: false }
+        const top = conditionals[n - 1]!
+        cumulative[n - 1] = { skip: prev.skip || top.branch === 'skip', maybe: prev.maybe || top.branch === 'maybe' }
+      }
+      skipping = n > 0 && cumulative[n - 1]!.skip
+      maybe = outerMaybe || (n > 0 && cumulative[n - 1]!.maybe)
+    }
+    /** A problem at a line make may never read (an undecided branch) is only a warning. */
+    const problem = (line: number, message: string, fatal: boolean): void => {
+      if (maybe) problems.push({ file: abs, line, severity: 'warning', message: `${message} (make reads this line only in a conditional branch that can't be decided statically)` })
+      else problems.push({ file: abs, line, severity: 'error', message, ...(fatal ? { fatal } : {}) })
+    }
+    let defineStart = 0
+    let defineDepth = 0
+
+    for (let i = 0; i < lines.length; i++) {
+      // The scan's budget, checked now and then: a big makefile is read line by line without the file helpers.
+      if ((i & 4095) === 4095 && outOfTime()) break
+      const lineNo = i + 1
+      // Gather one logical line: a backslash at the end continues it (comments included, as in make).
+      const first = lines[i]!
+      // Most lines stand alone: only a continued line gets a list of its parts.
+      let parts: string[] | undefined
+      for (let physical = first; physical.endsWith('\\') && endsWithContinuation(physical) && i + 1 < lines.length;) {
+        physical = lines[++i]!
+        ;(parts ??= [first]).push(physical)
+      }
+
+      if (defineDepth > 0) {
+        const word = /^\s*(?:(?:override|export|private)\s+)*(define|endef)\b/.exec(first)?.[1]
+        if (word === 'define') defineDepth++
+        else if (word === 'endef') defineDepth--
+        keep?.defineLine(defineDepth, parts === undefined ? first : joinContinued(parts))
+        continue
+      }
+
+      if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
+        // A recipe line (with its continuations): only the variables it references matter here.
+        if (skipping) continue
+        keep?.recipeLine(parts ?? [first], recipePrefix, abs, lineNo)
+        for (const t of rule) t.hasRecipe = true
+        if (rule.length > 0) for (const part of parts ?? [first]) if (part.includes('$')) addRecipeVariables(rule, part)
+        if (docBlock.length) docBlock = []
+        continue
+      }
+
+      const joined = parts === undefined ? first : joinContinued(parts)
+      if (keep) keep.at(abs, lineNo)
+      const { code: rawCode, comment } = joined.indexOf('#') === -1 ? { code: joined, comment: undefined } : splitComment(joined)
+      // `\#` is a literal `#` outside recipes; make drops the backslash of `\ ` in names too.
+      const unescaped = rawCode.indexOf('\\') === -1 ? rawCode : rawCode.replace(/\\([# ])/g, '$1')
+      const code = unescaped.trim()
+
+      if (code === '') {
+        // A comment-only or blank line: a `## doc` line documents the rule directly below it.
+        const doc = joined.trimStart().startsWith('#') ? docOf(comment) : undefined
+        if (doc !== undefined) docBlock.push(doc)
+        else docBlock = []
+        continue
+      }
+
+      // Directives are recognized by their first word.
+      let rest = code
+      let word = firstWord(rest)
+      if (CONDITIONAL_OPEN.has(word)) {
+        // Inside a skipped branch make only counts nesting; elsewhere the test decides the branch.
+        const truth = skipping ? false : evaluate(word, rest.slice(word.length))
+        conditionals.push({ word, line: lineNo, branch: skipping ? 'skip' : truth === undefined ? 'maybe' : truth ? 'read' : 'skip', taken: skipping ? true : truth })
+        settle()
+        docBlock = []
+        continue
+      }
+      if (word === 'else') {
+        const top = conditionals.at(-1)
+        if (!top) problem(lineNo, `"else" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'else'"); remove it or add the missing conditional`, true)
+        else if (top.taken === true) top.branch = 'skip'
+        else {
+          // `else` alone is always true; `else ifeq ...` tests again.
+          const after = rest.slice(word.length).trim()
+          const next = firstWord(after)
+          const truth = after === '' ? true : CONDITIONAL_OPEN.has(next) ? evaluate(next, after.slice(next.length)) : undefined
+          if (top.taken === false) top.branch = truth === undefined ? 'maybe' : truth ? 'read' : 'skip'
+          else top.branch = truth === false ? 'skip' : 'maybe'
+          top.taken = truth === true ? true : top.taken === false ? truth : undefined
+        }
+        settle()
+        docBlock = []
+        continue
+      }
+      if (word === 'endif') {
+        if (conditionals.pop() === undefined) problem(lineNo, `"endif" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'endif'"); remove it or add the missing conditional`, true)
+        settle()
+        docBlock = []
+        continue
+      }
+      if (skipping) {
+        // make does not read a skipped branch, except to find where a `define` inside it ends.
+        if (/^(?:(?:override|export|private)\s+)*define(?:\s|$)/.test(code)) (defineDepth = 1, defineStart = lineNo)
+        docBlock = []
+        continue
+      }
+      const modifiers: string[] = []
+      while (MODIFIERS.has(word) && /^\s+\S/.test(rest.slice(word.length))) {
+        // `export VAR = x`, `override define X`: a modifier before an assignment or define.
+        const after = rest.slice(word.length).trimStart()
+        if (findSeparator(after)?.kind === 'rule') break
+        modifiers.push(word)
+        rest = after
+        word = firstWord(rest)
+      }
+      if (word === 'define') {
+        const m = /^define\s+(\S+)/.exec(rest)
+        if (keep) keep.defineStart(rest, modifiers, maybe)
+        else if (m) vars.defineOpaque(vars.expand(m[1]!).value)
+        defineDepth = 1
+        defineStart = lineNo
+        rule = null
+        docBlock = []
+        continue
+      }
+      if (word === 'endef') {
+        problem(lineNo, `"endef" without a matching define (make stops with "extraneous 'endef'"); remove it or add the define`, true)
+        continue
+      }
+      if (word === 'include' || word === '-include' || word === 'sinclude') {
+        rule = null
+        docBlock = []
+        include(abs, lineNo, word !== 'include', rest.slice(word.length), stack, maybe)
+        continue
+      }
+      if (word === 'undefine' && modifiers.length === 0) {
+        vars.undefine(vars.expand(rest.slice(word.length).trim()).value, maybe)
+        rule = null
+        continue
+      }
+      if (word === 'vpath' || word === 'load' || word === '-load' || ((modifiers.length > 0 || MODIFIERS.has(word)) && findSeparator(rest) === undefined)) {
+        // `export`, `export VAR`, `unexport VAR`, `vpath ...`: no rules and no values here.
+        keep?.exportLine(word, modifiers, rest)
+        rule = null
+        continue
+      }
+
+      const sep = findSeparator(rest)
+      if (!sep) {
+        // `$(eval ...)`, `$(info ...)` and friends at top level produce text make then reads; left alone.
+        if (rest.startsWith('$(') || rest.startsWith('${')) {
+          docBlock = []
+          continue
+        }
+        const message = first.startsWith(recipePrefix)
+          ? `recipe line before any rule (make stops with "recipe commences before first target"); put a "target:" line above it or remove the leading ${recipePrefix === '\t' ? 'tab' : `"${recipePrefix}"`}`
+          : `line is neither a rule nor an assignment (make stops with "missing separator"); ${
+            recipePrefix !== '\t' && first.startsWith('\t') ? `.RECIPEPREFIX is "${recipePrefix}" here, so recipe lines must start with it, not with a tab`
+              : /^ {2,}/.test(first) ? 'recipe lines must start with a tab, not spaces' : 'add ":" for a rule or "=" for a variable'}`
+        problem(lineNo, message, true)
+        docBlock = []
+        continue
+      }
+
+      if (sep.kind === 'assign') {
+        const name = vars.expand(rest.slice(0, sep.index).trim()).value.trim()
+        // make keeps the whitespace that ends a value (up to a comment), not the one that starts it.
+        const after = rest.slice(sep.index + sep.op.length)
+        const value = after.trim() === '' ? '' : after.trimStart() + unescaped.slice(unescaped.trimEnd().length)
+        if (name !== '') {
+          vars.assign(name, sep.op, value, maybe, modifiers.includes('override'))
+          if (keep && modifiers.includes('export')) keep.exported.add(name)
+          if (name === '.RECIPEPREFIX') recipePrefix = vars.expand(vars.raw(name) ?? '').value[0] ?? '\t'
+        }
+        rule = null
+        docBlock = []
+        continue
+      }
+
+      // A rule: targets, then prerequisites, maybe an inline `; recipe`.
+      const targetText = rest.slice(0, sep.index)
+      let after = rest.slice(sep.index + sep.op.length)
+      let inlineRecipe: string | undefined
+      const semi = findTopLevel(after, ';')
+      if (semi !== -1) {
+        inlineRecipe = after.slice(semi + 1)
+        after = after.slice(0, semi)
+      }
+      const inner = findSeparator(after)
+      const docs = docOf(comment) || (docBlock.length ? docBlock.filter((d) => d !== '').join(' ') : '')
+      docBlock = []
+      if (inner?.kind === 'assign') {
+        // `target: VAR = value` sets a target-specific variable; it is not a rule.
+        keep?.targetVariables(targetText, rest.slice(sep.index + sep.op.length), abs, lineNo)
+        rule = null
+        continue
+      }
+      const expandedTargets = vars.expand(targetText)
+      const names = expandedTargets.unresolved ? [] : fileNames(expandedTargets.value)
+      // The first rule names the default goal; a name computed at run time can't be known here.
+      if (expandedTargets.unresolved && targets.size === 0) firstTargetUnknown = true
+      let prereqText = after
+      let staticPattern: string | undefined
+      if (inner?.kind === 'rule') {
+        // Static pattern rule `objs: %.o: %.c`: the prerequisites come from the pattern.
+        staticPattern = vars.expand(after.slice(0, inner.index)).value.trim()
+        prereqText = after.slice(inner.index + inner.op.length)
+        if (!staticPattern.includes('%')) {
+          // `a: x: y` (every line of /etc/passwd, say): make stops reading here.
+          problems.push({ file: abs, line: lineNo, severity: 'error', message: `static pattern rule whose target pattern has no "%" (make stops with "target pattern contains no '%'"); put a "%" in the pattern, or remove the second ":"` })
+          rule = null
+          continue
+        }
+      }
+      const bar = findTopLevel(prereqText, '|')
+      const normal = bounded(expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar)), abs, lineNo)
+      let unresolvedPrerequisites = lastUnresolved
+      const orderOnly = bar === -1 ? [] : bounded(expandWords(prereqText.slice(bar + 1)), abs, lineNo)
+      unresolvedPrerequisites ||= lastUnresolved
+
+      const ruleTargets: TargetState[] = []
+      for (const name of names) {
+        if (name === '.PHONY') {
+          hasPhony = true
+          for (const p of [...normal, ...orderOnly]) phony.add(p)
+          continue
+        }
+        if (name === '.DEFAULT') {
+          ruleTargets.push(defaultRule)
+          continue
+        }
+        if (name.startsWith('.') || name.includes('%')) continue
+        const t = define(name, abs, lineNo, sep.op.endsWith('::'))
+        if (!t) break
+        t.normal = gather(t.normal, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
+        t.orderOnly = gather(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
+        if (!t.doc && docs) t.doc = docs
+        if (unresolvedPrerequisites) t.unresolvedPrerequisites = true
+        ruleTargets.push(t)
+      }
+      rule = ruleTargets
+      if (keep) {
+        const inline = inlineRecipe === undefined ? undefined : inlineRecipeText(joined) ?? inlineRecipe
+        const normalText = bar === -1 ? prereqText : prereqText.slice(0, bar)
+        const orderOnlyText = bar === -1 ? '' : prereqText.slice(bar + 1)
+        keep.rule({ names, normal: normalText, orderOnly: orderOnlyText, staticPattern, op: sep.op, file: abs, line: lineNo, inline, unresolved: unresolvedPrerequisites })
+      }
+      if (inlineRecipe !== undefined) {
+        for (const t of ruleTargets) t.hasRecipe = true
+        if (ruleTargets.length > 0 && inlineRecipe.includes('$')) addRecipeVariables(ruleTargets, inlineRecipe)
+      }
+    }
+
+    const openAtEnd = conditionals.splice(0)
+    settle()
+    if (defineDepth > 0) {
+      problem(defineStart, `"define" without a matching "endef" (make stops with "missing 'endef'"); add "endef" after the variable's value`, true)
+    }
+    for (const c of openAtEnd) {
+      problem(c.line, `"${c.word}" without a matching "endif" (make stops with "missing 'endif'"); add "endif" to close it`, true)
+    }
+  }
+
+  const include = (from: string, line: number, optional: boolean, argText: string, stack: string[], maybe: boolean): void => {
+    const directive = optional ? '-include' : 'include'
+    const e = vars.expand(argText.trim())
+    if (e.unresolved || e.undefinedVars.length > 0) {
+      const why = e.unresolved ?? `it uses ${e.undefinedVars.join(', ')}, which no makefile assigns (it may come from the environment or the command line)`
+      problems.push({ file: from, line, severity: 'warning', message: `${directive} ${argText.trim()} can't be resolved statically: ${why}; targets defined there are not listed (name the file literally, or assign the variable in the makefile)` })
+      return
+    }
+    for (const path of words(e.value)) {
+      const candidates = /[*?[]/.test(path) ? globOnce(path, true) : [isAbsolute(path) ? path : join(options.cwd, path)]
+      const badGlob = badGlobs.get(path)
+      if (badGlob) problems.push({ file: from, line, severity: 'warning', message: `${directive} ${path.length > 80 ? `${path.slice(0, 77)}...` : path} is not a pattern command-scout can follow (${badGlob}); files it would include are not read` })
+      for (const abs of candidates) {
+        keep?.included(abs)
+        if (stack.includes(abs)) {
+          const chain = [...stack.slice(stack.indexOf(abs)), abs].map((f) => relative(options.cwd, f).split(pathSep).join('/'))
+          problems.push({ file: from, line, severity: 'error', message: `include cycle ${chain.join(' -> ')}: make would include these files forever; remove one of the include lines` })
+          continue
+        }
+        if (stack.length >= maxDepth) {
+          problems.push({ file: from, line, severity: 'error', message: `${directive} ${path} is nested more than ${maxDepth} levels deep; not followed (flatten the include chain)` })
+          continue
+        }
+        if (read(abs) === undefined) {
+          // There but unreadable (a FIFO, a device, too big, no permission): the reader reported why.
+          if (options.exists?.(abs)) continue
+          if (!optional && !maybe) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
+          continue
+        }
+        // make reads a file again each time it is included; its rules would only merge into the
+        // ones already read, so each file is read once and the cost stays linear in the input.
+        if (seenFiles.has(abs)) continue
+        if (seenFiles.size >= maxFiles) {
+          if (!tooMany) problems.push({ file: from, line, severity: 'error', message: `more than ${maxFiles} makefiles are included; the rest are not followed (split the build or raise the limit)` })
+          tooMany = true
+          continue
+        }
+        readFile(abs, [...stack, abs], maybe)
+      }
+    }
+  }
+
+  readFile(rootFile, [rootFile])
+  if (vars.limitHit) problems.push({ file: rootFile, severity: 'warning', message: `${vars.limitHit}; targets and prerequisites that need it are not listed` })
+  // A makefile outside the directory make runs in is read only as make reads it: when make would
+  // refuse it (an error above), nothing from it is listed (include /etc/passwd lists no users).
+  const base = realRoot(options.cwd)
+  const refusedOutside = new Set<string>()
+  for (const file of files) {
+    if (isInside(realOrSelf(file), base)) continue
+    if (problems.some((p) => p.file === file && p.severity === 'error')) refusedOutside.add(file)
+  }
+  if (refusedOutside.size > 0) {
+    // make stops at a file's first error: one diagnostic per refused file, none of its contents.
+    const firstError = new Map<string, MakeProblem>()
+    for (const p of problems) if (refusedOutside.has(p.file) && p.severity === 'error' && !firstError.has(p.file)) firstError.set(p.file, p)
+    const kept = problems.filter((p) => !refusedOutside.has(p.file))
+    problems.length = 0
+    problems.push(...kept)
+    for (const [file, p] of firstError) {
+      problems.push({ file, ...(p.line !== undefined ? { line: p.line } : {}), severity: 'error', message: `this included makefile is outside the scanned directory and make refuses it: ${p.message}; none of its targets are listed` })
+    }
+  }
+  let defaultGoal: string | undefined
+  if (vars.has('.DEFAULT_GOAL')) {
+    const e = vars.expand(vars.raw('.DEFAULT_GOAL') ?? '')
+    if (!e.unresolved) defaultGoal = words(e.value)[0]
+  } else defaultGoal = firstTargetUnknown ? COMPUTED_GOAL : targets.keys().next().value
+  const list: MakeTarget[] = []
+  // Lists are copied per target only up to MAX_TOTAL_PREREQUISITES in all (the recipes keep no more).
+  let listBudget = MAX_TOTAL_PREREQUISITES
+  const copy = (g: Gathered | undefined): string[] => {
+    if (!g) return []
+    if (listBudget <= 0) {
+      if (listBudget === 0) problems.push({ file: rootFile, severity: 'warning', message: `the targets have more than ${MAX_TOTAL_PREREQUISITES} prerequisites in all (MAX_TOTAL_PREREQUISITES); later targets are listed without theirs` })
+      listBudget = -1
+      return []
+    }
+    const out = g instanceof Set ? [...g] : g.slice(0, listBudget)
+    listBudget -= out.length
+    return out
+  }
+  for (const t of targets.values()) {
+    if (refusedOutside.has(t.file)) continue
+    const variables: string[] = []
+    if (t.variables) for (const v of t.variables) if (!AUTOMATIC_VARIABLES.has(v)) variables.push(v)
+    list.push({
+      name: t.name,
+      file: t.file,
+      line: t.line,
+      prerequisites: copy(t.normal),
+      orderOnly: copy(t.orderOnly),
+      variables,
+      doc: t.doc,
+      doubleColon: t.doubleColon,
+      hasRecipe: t.hasRecipe,
+      unresolvedPrerequisites: t.unresolvedPrerequisites,
+    })
+  }
+  const recipes = keep?.result(refusedOutside)
+  return { targets: list, phony, hasPhony, files, problems, defaultGoal, hasDefaultRecipe: defaultRule.hasRecipe, ...(recipes ? { recipes } : {}) }
+}
+
+/** `text` with its `$(...)` and `${...}` references cut out (the words inside them are no file names). */
+function withoutReferences(text: string): string {
+  let out = ''
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '$' && (text[i + 1] === '(' || text[i + 1] === '{')) {
+      const close = closingBracket(text, i + 1)
+      if (close === -1) return out
+      out += ' '
+      i = close
+    } else out += text[i]
+  }
+  return out
+}
+
+/** One logical line from its physical parts, as make joins them outside recipes: each backslash-newline and the blanks around it become one space. */
+function joinContinued(parts: readonly string[]): string {
+  return parts.map((p, k, all) => {
+    const trimmed = k < all.length - 1 ? p.slice(0, -1).trimEnd() : p
+    return k === 0 ? trimmed : trimmed.trimStart()
+  }).join(' ')
+}
+
+/**
+ * The inline recipe of a rule line (`target: prereqs ; recipe`) as make takes it: everything after
+ * the first `;` outside references, comments included (a `#` before it starts a comment instead).
+ */
+function inlineRecipeText(line: string): string | undefined {
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]
+    if (c === '$' && (line[i + 1] === '(' || line[i + 1] === '{')) {
+      const close = closingBracket(line, i + 1)
+      if (close === -1) return undefined
+      i = close
+    } else if (c === '#' && line[i - 1] !== '\\') return undefined
+    else if (c === ';') return line.slice(i + 1)
+  }
+  return undefined
+}
+
+
+/** make globs like glob(3): `**` is no recursive wildcard there, just `*`. */
+function makeGlob(pattern: string): string {
+  return pattern.replace(/\*{2,}/g, '*')
+}
+
+/** For a static pattern rule: `%.o` matched against `foo.o` turns `%.c` into `foo.c`. */
+function substitutePattern(targetPattern: string, target: string, prerequisites: string[]): string[] {
+  const pct = targetPattern.indexOf('%')
+  if (pct === -1) return prerequisites
+  const prefix = targetPattern.slice(0, pct)
+  const suffix = targetPattern.slice(pct + 1)
+  if (!target.startsWith(prefix) || !target.endsWith(suffix) || target.length < prefix.length + suffix.length) return prerequisites
+  const stem = target.slice(prefix.length, target.length - suffix.length)
+  return prerequisites.map((p) => p.replace('%', stem))
+}
+
+/**
+ * The two arguments of `ifeq`/`ifneq`, unexpanded: `(a,b)` (the comma outside parentheses, as make
+ * finds it) or two quoted strings (`"a" 'b'`); undefined when the syntax is not one of these.
+ */
+function conditionalArguments(text: string): [string, string] | undefined {
+  if (text.startsWith('(')) {
+    let depth = 0
+    let comma = -1
+    for (let i = 1; i < text.length; i++) {
+      const c = text[i]
+      if (c === '(') depth++
+      else if (c === ')') {
+        if (depth === 0) return comma === -1 ? undefined : [text.slice(1, comma).trim(), text.slice(comma + 1, i).trim()]
+        depth--
+      } else if (c === ',' && depth === 0 && comma === -1) comma = i
+    }
+    return undefined
+  }
+  const m = /^(["'])(.*?)\1\s+(["'])(.*?)\3/.exec(text)
+  return m ? [m[2]!, m[4]!] : undefined
+}
+
+// ---------------------------------------------------------------------------------------------
+// What recipes run (ParseOptions.keepRecipes): kept only when asked, so that scans pay nothing.
+
+/** A variable definition (`NAME op value`), from make's command line, the environment or a makefile. */
+export interface MakeDefinition {
+  readonly name: string
+  /** `=`, `:=`, `::=`, `:::=`, `+=`, `?=`. */
+  readonly op: string
+  readonly value: string
+}
+
+export interface MakeRecipeLine {
+  /**
+   * The line as written, without its recipe prefix; a continued line keeps its backslash-newlines,
+   * with the prefix of each continuation removed, as make hands it to the shell.
+   */
+  readonly text: string
+  /** Absolute path of the makefile. */
+  readonly file: string
+  readonly line: number
+}
+
+export interface MakeRule {
+  readonly targets: readonly string[]
+  readonly file: string
+  readonly line: number
+  /** Normal prerequisites as written, repeats kept (`$+`); a static pattern rule's still hold `%`. */
+  readonly prerequisites: readonly string[]
+  readonly orderOnly: readonly string[]
+  /** The recipe lines; undefined when the rule has no recipe (an empty `;` is an empty recipe). */
+  recipe: MakeRecipeLine[] | undefined
+  readonly doubleColon: boolean
+  /** `a b &: x`: one run of the recipe makes every target. */
+  readonly grouped: boolean
+  /** The target pattern of a static pattern rule (`%.o` in `objs: %.o: %.c`). */
+  readonly staticPattern?: string
+  /** Some prerequisites could not be expanded statically (they are missing from the lists). */
+  readonly unresolvedPrerequisites: boolean
+  /** The prerequisites as written, when some could not be expanded. */
+  readonly writtenPrerequisites?: string
+}
+
+export interface MakeTargetVariable extends MakeDefinition {
+  readonly override: boolean
+  /** `private`: not inherited by the prerequisites. */
+  readonly private: boolean
+  readonly file: string
+  readonly line: number
+}
+
+/** A command make runs while it reads the makefiles (`$(shell ...)`, `VAR != ...`). */
+export interface MakeShellCall {
+  /** As written in the makefile. */
+  readonly written: string
+  /** Expanded, when every reference in it is known. */
+  readonly command?: string
+  readonly file: string
+  readonly line: number
+}
+
+export interface MakeRecipes {
+  /** Explicit rules per target, in reading order (special targets such as `.DEFAULT` included). */
+  readonly rules: ReadonlyMap<string, readonly MakeRule[]>
+  /** Pattern rules (`%.o: %.c`), in reading order. */
+  readonly patternRules: readonly MakeRule[]
+  readonly targetVariables: ReadonlyMap<string, readonly MakeTargetVariable[]>
+  /** Pattern-specific variables (`%.o: CFLAGS += -g`). */
+  readonly patternVariables: ReadonlyArray<MakeTargetVariable & { readonly pattern: string }>
+  /** The variable table once every makefile is read, to expand recipe lines with (expandRecipe). */
+  readonly variables: MakeVariables
+  /** `.ONESHELL:` appears: each recipe runs as one script. */
+  readonly oneShell: boolean
+  /** The suffix list (`.SUFFIXES`), which decides `$*` in explicit rules. */
+  readonly suffixes: readonly string[]
+  /** Variables exported to the recipes' environment (and so to sub-makes); `exportAll` for all of them. */
+  readonly exported: ReadonlySet<string>
+  readonly exportAll: boolean
+  readonly shellCalls: readonly MakeShellCall[]
+  /** `.SECONDEXPANSION:` appears: prerequisites are expanded again, which is not done here. */
+  readonly secondExpansion: boolean
+  /** Absolute paths of every file an `include` names, read or not (make tries to make the missing ones). */
+  readonly includes: readonly string[]
+}
+
+/** make's built-in suffix list (`make -p -f /dev/null`). */
+export const DEFAULT_SUFFIXES: readonly string[] = ['.out', '.a', '.ln', '.o', '.c', '.cc', '.C', '.cpp', '.p', '.f', '.F', '.m', '.r', '.y', '.l', '.ym',
+  '.yl', '.s', '.S', '.mod', '.sym', '.def', '.h', '.info', '.dvi', '.tex', '.texinfo', '.texi', '.txinfo', '.w', '.ch', '.web', '.sh', '.elc', '.el']
+
+/** Commands recorded from reading (MAX_SHELL_CALLS): one `$(shell)` in a `$(foreach)` can run thousands of times. */
+const MAX_SHELL_CALLS = 200
+
+interface RuleInput {
+  names: readonly string[]
+  normal: string
+  orderOnly: string
+  staticPattern: string | undefined
+  op: string
+  file: string
+  line: number
+  inline: string | undefined
+  unresolved: boolean
+}
+
+/** Gathers, while the makefiles are read, what MakeRecipes holds. */
+class RecipeKeeper {
+  readonly #vars: MakeVariables
+  readonly #rules = new Map<string, MakeRule[]>()
+  readonly #patternRules: MakeRule[] = []
+  readonly #targetVariables = new Map<string, MakeTargetVariable[]>()
+  readonly #patternVariables: Array<MakeTargetVariable & { pattern: string }> = []
+  readonly #shellCalls: MakeShellCall[] = []
+  readonly #seenCalls = new Set<string>()
+  readonly exported = new Set<string>()
+  readonly #includes = new Set<string>()
+  #exportAll = false
+  #oneShell = false
+  #secondExpansion = false
+  #suffixes: string[] = [...DEFAULT_SUFFIXES]
+  #current: MakeRule | undefined
+  #define: { name: string; op: string; override: boolean; maybe: boolean; lines: string[] } | undefined
+  #file = ''
+  #line = 0
+
+  constructor(vars: MakeVariables) {
+    this.#vars = vars
+    vars.onShell = (written, command) => this.#shell(written, command)
+  }
+
+  /** Where the line being read is, for the commands make runs while reading it. */
+  at(file: string, line: number): void {
+    this.#file = file
+    this.#line = line
+  }
+
+  #shell(written: string, command: string | undefined): void {
+    const key = `${this.#file}\0${this.#line}\0${written}`
+    if (this.#seenCalls.has(key) || this.#shellCalls.length >= MAX_SHELL_CALLS) return
+    this.#seenCalls.add(key)
+    this.#shellCalls.push({ written, ...(command !== undefined ? { command } : {}), file: this.#file, line: this.#line })
+  }
+
+  rule(input: RuleInput): void {
+    const special = input.names.length > 0 && input.names.every((n) => n.startsWith('.') && !n.includes('%') && !n.includes('/'))
+    if (special) this.#special(input)
+    const rule: MakeRule = {
+      targets: input.names,
+      file: input.file,
+      line: input.line,
+      prerequisites: this.#words(input.normal),
+      orderOnly: this.#words(input.orderOnly),
+      recipe: input.inline === undefined ? undefined : [],
+      doubleColon: input.op.endsWith('::'),
+      grouped: input.op.startsWith('&'),
+      ...(input.staticPattern !== undefined ? { staticPattern: input.staticPattern } : {}),
+      unresolvedPrerequisites: input.unresolved,
+      ...(input.unresolved ? { writtenPrerequisites: `${input.normal}${input.orderOnly ? ` | ${input.orderOnly}` : ''}`.trim() } : {}),
+    }
+    if (input.inline !== undefined && input.inline.trim() !== '') rule.recipe!.push({ text: input.inline, file: input.file, line: input.line })
+    this.#current = rule
+    for (const name of input.names) {
+      if (name.includes('%') && input.staticPattern === undefined) {
+        if (!this.#patternRules.includes(rule)) this.#patternRules.push(rule)
+        continue
+      }
+      let list = this.#rules.get(name)
+      if (!list) {
+        if (this.#rules.size >= MAX_TARGETS) continue
+        this.#rules.set(name, (list = []))
+      }
+      list.push(rule)
+    }
+  }
+
+  /** The special targets that change how recipes run or expand. */
+  #special(input: RuleInput): void {
+    for (const name of input.names) {
+      if (name === '.ONESHELL') this.#oneShell = true
+      else if (name === '.EXPORT_ALL_VARIABLES') this.#exportAll = true
+      else if (name === '.SECONDEXPANSION') this.#secondExpansion = true
+      else if (name === '.SUFFIXES') {
+        const list = this.#words(input.normal)
+        if (list.length === 0) this.#suffixes = []
+        else this.#suffixes.push(...list.filter((s) => !this.#suffixes.includes(s)))
+      }
+    }
+  }
+
+  /** A rule's prerequisite words in order, repeats kept; words computed at run time are left out. */
+  #words(text: string): string[] {
+    if (text.trim() === '') return []
+    const e = this.#vars.expand(text)
+    return e.unresolved ? fileNames(withoutReferences(text)).filter((w) => !w.includes('$')) : fileNames(e.value)
+  }
+
+  included(abs: string): void {
+    if (this.#includes.size < MAX_TARGETS) this.#includes.add(abs)
+  }
+
+  recipeLine(parts: readonly string[], prefix: string, file: string, line: number): void {
+    const rule = this.#current
+    if (!rule) return
+    const text = parts.map((p, k) => (k === 0 || p.startsWith(prefix) ? p.slice(prefix.length) : p)).join('\n')
+    ;(rule.recipe ??= []).push({ text, file, line })
+  }
+
+  /** `target: [override|export|private] VAR op value`. */
+  targetVariables(targetText: string, text: string, file: string, line: number): void {
+    const targets = this.#vars.expand(targetText)
+    if (targets.unresolved) return
+    const flags = new Set<string>()
+    let rest = text.trimStart()
+    for (let word = firstWord(rest); MODIFIERS.has(word) && /^\s/.test(rest.slice(word.length)); word = firstWord(rest)) {
+      flags.add(word)
+      rest = rest.slice(word.length).trimStart()
+    }
+    const sep = findSeparator(rest)
+    if (sep?.kind !== 'assign') return
+    const name = this.#vars.expand(rest.slice(0, sep.index).trim()).value.trim()
+    if (name === '' || (this.#vars.isCommandLine(name) && !flags.has('override'))) return
+    const raw = rest.slice(sep.index + sep.op.length).trimStart()
+    // `:=` expands now, in the global context (target-specific values read before are not seen here).
+    const simple = sep.op === ':=' || sep.op === '::='
+    const value = simple ? this.#vars.expand(raw).value : raw
+    const base = { name, op: simple ? ':=' : sep.op, value, override: flags.has('override'), private: flags.has('private'), file, line }
+    if (flags.has('export')) this.exported.add(name)
+    for (const target of fileNames(targets.value)) {
+      if (target.includes('%')) this.#patternVariables.push({ ...base, pattern: target })
+      else {
+        let list = this.#targetVariables.get(target)
+        if (!list) this.#targetVariables.set(target, (list = []))
+        list.push(base)
+      }
+    }
+  }
+
+  /** `define NAME [op]`: the body is gathered line by line and assigned at `endef`. */
+  defineStart(text: string, modifiers: readonly string[], maybe: boolean): void {
+    const m = /^define\s+(.*?)\s*(:::=|::=|:=|\+=|\?=|!=|=)?\s*$/.exec(text)
+    const name = m ? this.#vars.expand(m[1]!).value.trim() : ''
+    this.#define = name === '' ? undefined : { name, op: m?.[2] ?? '=', override: modifiers.includes('override'), maybe, lines: [] }
+    if (this.#define && modifiers.includes('export')) this.exported.add(name)
+  }
+
+  defineLine(depth: number, line: string): void {
+    const d = this.#define
+    if (!d) return
+    if (depth > 0) {
+      d.lines.push(line)
+      return
+    }
+    this.#define = undefined
+    this.#vars.assign(d.name, d.op, d.lines.join('\n'), d.maybe, d.override)
+  }
+
+  /** `export`, `export A B`, `unexport A`. */
+  exportLine(word: string, modifiers: readonly string[], rest: string): void {
+    if (modifiers.length === 0) {
+      if (word === 'export' && rest === 'export') this.#exportAll = true
+      if (word === 'unexport' && rest === 'unexport') this.#exportAll = false
+      return
+    }
+    const last = modifiers.at(-1)
+    if (last !== 'export' && last !== 'unexport') return
+    for (const name of words(this.#vars.expand(rest).value)) last === 'export' ? this.exported.add(name) : this.exported.delete(name)
+  }
+
+  /** What was kept, without what came from makefiles make refuses (outside the root). */
+  result(refused: ReadonlySet<string>): MakeRecipes {
+    this.#vars.onShell = undefined
+    const kept = (rule: MakeRule): boolean => !refused.has(rule.file)
+    const rules = new Map<string, MakeRule[]>()
+    for (const [name, list] of this.#rules) {
+      const own = refused.size === 0 ? list : list.filter(kept)
+      if (own.length > 0) rules.set(name, own)
+    }
+    return {
+      rules,
+      patternRules: this.#patternRules.filter(kept),
+      targetVariables: this.#targetVariables,
+      patternVariables: this.#patternVariables,
+      variables: this.#vars,
+      oneShell: this.#oneShell,
+      suffixes: this.#suffixes,
+      exported: this.exported,
+      exportAll: this.#exportAll,
+      shellCalls: this.#shellCalls.filter((c) => !refused.has(c.file)),
+      secondExpansion: this.#secondExpansion,
+      includes: [...this.#includes],
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The scripts collector: package.json scripts of the root package and of every workspace package,
+ * run by the project's package manager (`pnpm run build`) in the package's directory. Lifecycle
+ * scripts (`preinstall`, `postinstall`, `prepare`, ...) and `pre`/`post` hooks of other scripts are
+ * kept, marked with what they run around: running one by name is legitimate, but they are noise
+ * in an agent's tool list, so the table shows them with `--all` and the harness leaves them out.
+ */
+import { join } from 'node:path'
+import type { ScriptsConfig } from '../../book/config.js'
+import { createDiagnostic, createRecipe, type Diagnostic, type Recipe, type RecipeInput } from '../../book/recipe.js'
+import { readText } from '../shared/fs.js'
+import { parsePackageJson, type PackageManifest } from './manifest.js'
+import { LOCKFILE_RUNNERS, resolveRunner } from './runner.js'
+import { shellWord } from '../../base/shell-word.js'
+import type { Collector, CollectContext, CollectorResult } from '../types.js'
+import { findWorkspacePackages, PNPM_WORKSPACE } from '../shared/workspaces.js'
+
+const SOURCE = 'scripts'
+
+/** Scripts the package manager runs itself around its own commands (npm docs, "Life Cycle Scripts"). */
+const LIFECYCLE: Record<string, string> = {
+  preinstall: 'before the package is installed', install: 'when the package is installed', postinstall: 'after the package is installed',
+  preuninstall: 'before the package is removed', uninstall: 'when the package is removed', postuninstall: 'after the package is removed',
+  preprepare: 'before prepare', prepare: 'on a local install and before pack or publish', postprepare: 'after prepare',
+  prepublish: 'before publish (and on install, in old npm)', prepublishOnly: 'before publish', publish: 'on publish', postpublish: 'after publish',
+  prepack: 'before a tarball is packed', postpack: 'after a tarball is packed',
+  preversion: 'before the version is bumped', version: 'after the version is bumped, before the commit', postversion: 'after the version is committed',
+  dependencies: 'after the dependencies change',
+}
+
+/** What a script runs around, when it is a hook: a lifecycle script, or `pre<x>`/`post<x>` beside a script `<x>`. */
+export function hookOf(name: string, scripts: ReadonlySet<string>): string | undefined {
+  // Most names start with neither `pre` nor `post`, nor are lifecycle names: one character decides.
+  const c = name.charCodeAt(0)
+  if (c !== 112 /* p */ && c !== 105 /* i */ && c !== 117 /* u */ && c !== 118 /* v */ && c !== 100 /* d */) return undefined
+  const lifecycle = Object.hasOwn(LIFECYCLE, name) ? LIFECYCLE[name] : undefined
+  if (lifecycle) return `lifecycle script: the package manager runs it ${lifecycle}`
+  const prefix = name.startsWith('pre') ? 'pre' : name.startsWith('post') ? 'post' : undefined
+  const base = prefix ? name.slice(prefix.length) : ''
+  if (base !== '' && scripts.has(base)) return `hook: runs ${prefix === 'pre' ? 'before' : 'after'} \`${base}\` whenever that script runs`
+  return undefined
+}
+
+function manifestFile(dir: string): string {
+  return dir === '.' ? 'package.json' : `${dir}/package.json`
+}
+
+export const scriptsCollector: Collector<ScriptsConfig> = {
+  source: SOURCE,
+  configKey: 'scripts',
+  manifestNames: ['package.json', PNPM_WORKSPACE, ...Object.keys(LOCKFILE_RUNNERS)],
+  collect({ root, options }: CollectContext<ScriptsConfig>): CollectorResult {
+    const recipes: Recipe[] = []
+    const diagnostics: Diagnostic[] = []
+    const files: string[] = []
+    const rootText = readText(join(root, 'package.json'))
+    if (rootText === undefined) return { recipes, diagnostics, files }
+
+    // Every manifest is read and parsed once; its own problems are reported as it is read.
+    const load = (dir: string): PackageManifest | undefined => {
+      const file = manifestFile(dir)
+      const text = dir === '.' ? rootText : readText(join(root, file))
+      if (text === undefined) return undefined
+      const manifest = parsePackageJson(text)
+      for (const p of manifest.problems) diagnostics.push(createDiagnostic({ source: SOURCE, file, ...p }))
+      return manifest
+    }
+    const rootManifest = load('.')!
+    if (!rootManifest.valid) return { recipes, diagnostics, files: ['package.json'] }
+
+    const choice = resolveRunner(root, options, rootManifest.packageManager, rootManifest.packageManagerLine)
+    for (const p of choice.problems) diagnostics.push(createDiagnostic({ source: SOURCE, file: 'package.json', ...p }))
+    const runner = choice.runner
+
+    const scan = findWorkspacePackages(root, runner, rootManifest, load)
+    // The manifests read: the root's, the lockfile that chose the runner, workspace files, packages.
+    files.push('package.json')
+    if (choice.reason in LOCKFILE_RUNNERS) files.push(choice.reason)
+    files.push(...scan.files, ...scan.packages.map((p) => manifestFile(p.dir)))
+    for (const p of scan.problems) diagnostics.push(createDiagnostic({ source: SOURCE, ...p }))
+
+    const packages = [{ dir: '.', manifest: rootManifest }, ...scan.packages]
+    for (const { dir, manifest } of packages) {
+      const file = manifestFile(dir)
+      const scope = dir === '.' ? undefined : manifest.name ?? dir
+      const names = new Set(manifest.scripts.map((sc) => sc.name))
+      for (const script of manifest.scripts) {
+        const hook = hookOf(script.name, names)
+        // Assigned rather than spread: a big workspace makes thousands of these.
+        const input: RecipeInput = { source: SOURCE, runner, name: script.name, command: `${runner} run ${shellWord(script.name)}`, cwd: dir, description: script.command, file, line: script.line }
+        if (scope !== undefined) input.scope = scope
+        if (runner === 'npm') input.argsSeparator = '--'
+        if (hook) input.hook = hook
+        recipes.push(createRecipe(input))
+      }
+    }
+    return { recipes, diagnostics, files }
+  },
+}
+

@@ -1,0 +1,174 @@
+/**
+ * JSON and JSONC manifests as jsonc-parser syntax trees, with the positions a diagnostic needs:
+ * 1-based line and column of every node, and the first syntax error said in words.
+ */
+import type { Node, ParseError } from 'jsonc-parser'
+import { jsoncParser } from '../../base/lazy.js'
+
+export type { Node } from 'jsonc-parser'
+
+export interface JsonText {
+  /** The top-level value; undefined when the text has a syntax error. */
+  readonly root?: Node
+  /** The first syntax error, when there is one. */
+  readonly error?: { line: number; column: number; message: string }
+  /** JSONC only: the first missing comma between members, which deno accepts (its parser is lenient there). */
+  readonly missingComma?: { line: number; column: number }
+  /** 1-based line of a character offset. */
+  lineAt(offset: number): number
+}
+
+// Error codes of jsonc-parser (its ParseErrorCode const enum) in words a person can act on.
+const ERROR_WORDS: Record<number, string> = {
+  1: 'unexpected character',
+  2: 'invalid number',
+  3: 'expected a property name in double quotes',
+  4: 'expected a value',
+  5: 'expected a colon',
+  6: 'expected a comma',
+  7: 'expected a closing brace',
+  8: 'expected a closing bracket',
+  9: 'unexpected text after the end of the value',
+  10: 'comments are not allowed here',
+  11: 'unterminated comment',
+  12: 'unterminated string',
+  13: 'unterminated number',
+  14: 'invalid unicode escape',
+  15: 'invalid escape character',
+  16: 'control character inside a string',
+}
+
+const COMMA_EXPECTED = 6
+
+/** Offsets where each line starts, for binary-searched line numbers (many scripts, one scan). */
+function lineStarts(text: string): number[] {
+  const starts = [0]
+  if (text.includes('\r')) {
+    for (const m of text.matchAll(/\r\n?|\n/g)) starts.push(m.index! + m[0].length)
+  } else {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  }
+  return starts
+}
+
+function locate(starts: number[], offset: number): { line: number; column: number } {
+  let lo = 0
+  let hi = starts.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (starts[mid]! <= offset) lo = mid
+    else hi = mid - 1
+  }
+  return { line: lo + 1, column: offset - starts[lo]! + 1 }
+}
+
+/** 1-based line and column of an offset in `text` (line starts computed once, on first use). */
+export function positionLocator(text: string): (offset: number) => { line: number; column: number } {
+  let starts: number[] | undefined
+  return (offset) => locate((starts ??= lineStarts(text)), offset)
+}
+
+export interface KeyAt {
+  readonly key: string
+  readonly offset: number
+}
+
+/**
+ * The keys of the top-level object of `text`, and the keys of one of its object values (`inner`,
+ * e.g. "scripts"), each with its offset, in file order, duplicates included. `text` must be valid
+ * JSON (JSON.parse accepted it): this only tracks strings, nesting and commas. Why by hand: the
+ * values come from JSON.parse, and jsonc-parser's full syntax tree, just for these offsets, cost
+ * about 14 times JSON.parse and dominated a 1,000-package scan (bench/scripts.bench.mjs).
+ */
+export function locateKeys(text: string, inner: string): { top: KeyAt[]; inner: KeyAt[] } {
+  const top: KeyAt[] = []
+  const innerKeys: KeyAt[] = []
+  const stack: number[] = []
+  let expectKey = false
+  let currentTop: string | undefined
+  let inInner = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      let end = text.indexOf('"', i + 1)
+      while (isEscaped(text, end)) end = text.indexOf('"', end + 1)
+      if (expectKey) {
+        const raw = text.slice(i + 1, end)
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw
+        if (stack.length === 1) {
+          top.push({ key, offset: i })
+          currentTop = key
+        } else if (stack.length === 2 && inInner) {
+          innerKeys.push({ key, offset: i })
+        }
+        expectKey = false
+      }
+      i = end
+    } else if (c === 0x7b) {
+      stack.push(c)
+      expectKey = true
+      if (stack.length === 2) inInner = currentTop === inner
+    } else if (c === 0x5b) {
+      stack.push(c)
+      if (stack.length === 2) inInner = false
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop()
+      if (stack.length < 2) inInner = false
+    } else if (c === 0x2c) {
+      expectKey = stack[stack.length - 1] === 0x7b
+    }
+  }
+  return { top, inner: innerKeys }
+}
+
+/** Whether the quote at `at` is escaped (an odd run of backslashes before it). */
+function isEscaped(text: string, at: number): boolean {
+  let n = 0
+  for (let k = at - 1; text.charCodeAt(k) === 0x5c; k--) n++
+  return n % 2 === 1
+}
+
+/**
+ * Parses `text` (a byte-order mark already dropped). `jsonc` allows comments and trailing commas,
+ * as deno.jsonc does; otherwise the grammar is the strict JSON that npm, yarn, pnpm and bun read.
+ */
+export function parseJsonText(text: string, jsonc: boolean): JsonText {
+  const at = positionLocator(text)
+  const all: ParseError[] = []
+  const lineAt = (offset: number) => at(offset).line
+  let root: Node | undefined
+  try {
+    root = jsoncParser().parseTree(text, all, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: false })
+  } catch (error) {
+    // jsonc-parser recurses per nesting level; thousands of levels exhaust the stack.
+    if (!(error instanceof RangeError)) throw error
+    return { error: { line: 1, column: 1, message: 'values are nested too deeply to read (thousands of levels)' }, lineAt }
+  }
+  // The tree jsonc-parser builds past a missing comma is the one deno reads.
+  const comma = jsonc ? all.find((e) => e.error === COMMA_EXPECTED) : undefined
+  const errors = jsonc ? all.filter((e) => e.error !== COMMA_EXPECTED) : all
+  if (errors.length === 0 && root !== undefined) return { root, lineAt, ...(comma ? { missingComma: at(comma.offset) } : {}) }
+  const first = errors[0]
+  if (first === undefined) return { error: { line: 1, column: 1, message: 'the file is empty' }, lineAt }
+  const pos = at(first.offset)
+  const message = first.offset >= text.length ? `${ERROR_WORDS[first.error] ?? 'syntax error'} (the file ends too early)` : ERROR_WORDS[first.error] ?? 'syntax error'
+  return { error: { ...pos, message }, lineAt }
+}
+
+/** What a JSON value is, in a diagnostic: `a number`, `an array`, ... */
+export function kind(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object') return 'an object'
+  if (typeof value === 'boolean') return `${value}`
+  return typeof value === 'number' ? 'a number' : 'a string'
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** An own property (a key like `__proto__` or `constructor` is data here, never inherited). */
+export function own(record: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined
+}

@@ -1,0 +1,164 @@
+/**
+ * `dsh-command-scout/curated/plugin`: the curated recipe library as harness tools.
+ *
+ * - `curated_recipe_search` finds recipes by words, category, tags and risk.
+ * - `curated_recipe_render` renders one for this machine's platform (the Specification's JSON).
+ * - `curated_recipe_run` renders it and runs the steps, then the verification, through the harness
+ *   shell (`ctx.shell`, as the `bash` tool does). A recipe of risk medium or above, or marked
+ *   `requires_confirmation` (confirm.ts), asks through `tools/pre-execute` with its title, risk and
+ *   commands, and the run refuses to start unless that ask was made for this very call.
+ *
+ * The library is read on every call, so edits to a configured directory apply at once.
+ */
+import { resolve } from 'node:path'
+import type { Context } from '@deepseek-ai/cordis'
+import z from '@deepseek-ai/schemastery'
+import { defineTool, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import type {} from '@deepseek-ai/dsh-shell'
+import { askBeforeRunning } from './approval.js'
+import { runInHarnessShell } from './shell-run.js'
+import { liveLibrary } from '../curated/live-library.js'
+import { SHIPPED_RECIPES_DIR } from '../curated/load.js'
+import { currentPlatform, renderRecipe, type RenderedRecipe } from '../curated/render.js'
+import { renderRunText, runRendered, type RunCommandLine } from '../curated/run.js'
+import { CATEGORIES, RISKS, type Library, type Platform } from '../curated/schema.js'
+import { confirmationNeed, needsConfirmation, paramsOf } from '../curated/confirm.js'
+import { CURATED_DESCRIPTIONS, searchAnswer, searchText, type SearchAnswer } from '../curated/summary.js'
+
+export const name = 'command-scout-curated'
+export const inject = ['tools']
+
+export const TOOL_NAMES = { search: 'curated_recipe_search', render: 'curated_recipe_render', run: 'curated_recipe_run' } as const
+
+export interface Config {
+  /** Extra library directories, relative to the working directory (default none). The shipped library is loaded first and wins an id clash. */
+  dirs: string[]
+  /** Hard budget per command in ms; the harness shell's own cap still applies (default 120000). */
+  timeoutMs: number
+  /** Most recipes a search returns (default 20). */
+  searchLimit: number
+}
+
+export const Config: z<Config> = z.object({
+  dirs: z.array(String).default([]).description('Extra library directories (<dir>/<category>/<slug>.yaml), relative to the working directory.'),
+  timeoutMs: z.natural().min(1).default(120_000).description('Hard budget per command (ms).'),
+  searchLimit: z.natural().min(1).default(20).description('Most recipes a search returns.'),
+}) as never
+
+/** How a tool call runs one command line; the plugin binds it to the harness shell. */
+export type CommandRunner = (command: string, options: { cwd: string; exec: ToolExecution }) => ReturnType<RunCommandLine>
+
+export interface CuratedToolsOptions {
+  config: Config
+  /** Working directory that relative dirs and `cwd` arguments resolve against (default: process.cwd()). */
+  cwd?: string
+  platform?: Platform
+  runCommand: CommandRunner
+  /** Call ids whose confirmation was asked in `tools/pre-execute`. */
+  asked: Set<string>
+  /** Load the shipped library first (default true; tests of other libraries turn it off). */
+  shipped?: boolean
+}
+
+
+const readers = new WeakMap<CuratedToolsOptions, () => Library>()
+
+/** The library for a call; it follows edits to its files (live-library.ts). */
+function libraryFor(o: CuratedToolsOptions): Library {
+  let read = readers.get(o)
+  if (!read) {
+    const base = o.cwd ?? process.cwd()
+    read = liveLibrary([...(o.shipped === false ? [] : [SHIPPED_RECIPES_DIR]), ...o.config.dirs.map((d) => resolve(base, d))])
+    readers.set(o, read)
+  }
+  return read()
+}
+
+const text = (t: string) => [{ type: 'text' as const, text: t }]
+const JSON_OUT = { type: 'json' } as const
+
+export { confirmationReason } from '../curated/confirm.js'
+
+export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
+  const platform = o.platform ?? currentPlatform()
+  const search = defineTool({
+    name: TOOL_NAMES.search,
+    description: CURATED_DESCRIPTIONS.search,
+    parameters: {
+      query: { type: 'string', description: CURATED_DESCRIPTIONS.query },
+      category: { type: 'string', enum: [...CATEGORIES], description: CURATED_DESCRIPTIONS.category },
+      tags: { type: 'array', items: { type: 'string' }, description: CURATED_DESCRIPTIONS.tags },
+      risk: { type: 'array', items: { type: 'string', enum: [...RISKS] }, description: CURATED_DESCRIPTIONS.risk },
+    },
+    output: { schema: JSON_OUT, render: (_args, value) => text(searchText(value as unknown as SearchAnswer)) },
+    isConcurrencySafe: () => true,
+    async execute(args) {
+      return searchAnswer(libraryFor(o), args, o.config.searchLimit) as never
+    },
+  })
+
+  const render = defineTool({
+    name: TOOL_NAMES.render,
+    description: CURATED_DESCRIPTIONS.render(platform),
+    parameters: {
+      id: { type: 'string', required: true, description: CURATED_DESCRIPTIONS.id },
+      params: { type: 'object', additionalProperties: true, description: CURATED_DESCRIPTIONS.params },
+    },
+    output: { schema: JSON_OUT, render: (_args, value) => text(JSON.stringify(value, null, 2)) },
+    isConcurrencySafe: () => true,
+    async execute(args) {
+      return renderRecipe(libraryFor(o), args.id, { platform, params: paramsOf(args) }) as never
+    },
+  })
+
+  const run = defineTool({
+    name: TOOL_NAMES.run,
+    description: CURATED_DESCRIPTIONS.run(platform),
+    parameters: {
+      id: { type: 'string', required: true, description: CURATED_DESCRIPTIONS.runId },
+      params: { type: 'object', additionalProperties: true, description: CURATED_DESCRIPTIONS.params },
+      cwd: { type: 'string', description: CURATED_DESCRIPTIONS.cwd },
+    },
+    output: { schema: JSON_OUT, render: (_args, value) => text(renderRunText(value as never)) },
+    async execute(args, exec) {
+      const library = libraryFor(o)
+      const rendered = renderRecipe(library, args.id, { platform, params: paramsOf(args) })
+      const confirmed = o.asked.delete(exec.callId)
+      if (needsConfirmation(rendered) && !confirmed) {
+        throw new Error(`recipe \`${args.id}\` requires confirmation, and no confirmation was asked for this call; it was not run`)
+      }
+      const cwd = resolve(o.cwd ?? process.cwd(), args.cwd ?? '.')
+      const value = await runRendered(rendered, { title: library.byId.get(args.id)!.title, platform }, (command) => o.runCommand(command, { cwd, exec }))
+      return value as never
+    },
+  })
+  return [search, render, run] as unknown as ToolDefinition[]
+}
+
+/** Marks a call as asked; the set stays small even when asks are denied and never reach execute. */
+function remember(asked: Set<string>, callId: string): void {
+  if (asked.size >= 1000) asked.delete(asked.values().next().value!)
+  asked.add(callId)
+}
+
+/** Registers the tools and the confirmation gate on `ctx`; everything is disposed with the plugin. */
+export function mountCuratedTools(ctx: Context, options: Omit<CuratedToolsOptions, 'asked'>): void {
+  const o: CuratedToolsOptions = { ...options, asked: new Set<string>(), platform: options.platform ?? currentPlatform() }
+  for (const tool of curatedTools(o)) ctx.effect(() => ctx.tools.register(tool), `tool ${tool.name}`)
+  ctx.effect(() => askBeforeRunning(ctx, (exec) => {
+    if (exec.name !== TOOL_NAMES.run) return undefined
+    const need = confirmationNeed(libraryFor(o), exec.arguments, o.platform!)
+    if (need) remember(o.asked, exec.callId)
+    return need
+  }), 'curated recipe confirmation')
+}
+
+export function apply(ctx: Context, config: Config): void {
+  const c: Config = { dirs: config?.dirs ?? [], timeoutMs: config?.timeoutMs ?? 120_000, searchLimit: config?.searchLimit ?? 20 }
+  mountCuratedTools(ctx, {
+    config: c,
+    runCommand: (command, { cwd, exec }) => runInHarnessShell(ctx, { command, cwd, timeoutMs: c.timeoutMs, signal: exec.signal, exec }),
+  })
+}
+
+export default { name, inject, Config, apply }

@@ -1,0 +1,11 @@
+/**
+ * `dsh-command-scout/chef`, the kitchen row's entry: shares the harness's
+ * `@deepseek-ai/*` first, then loads the provider (see adapter.ts for why).
+ */
+import { shareHostPeers } from '../host-peers.js'
+
+shareHostPeers()
+const provider = await import('../../chef/provider.js')
+export const name = provider.name
+export const KitchenProvider = provider.KitchenProvider
+export default provider.default

@@ -1,0 +1,10 @@
+/**
+ * `dsh-command-scout/skills`, the entry the harness loads. Like the other entries, it makes this
+ * package share the harness's `@deepseek-ai/*` first, then loads the plugin module.
+ */
+import { shareHostPeers } from '../host-peers.js'
+
+shareHostPeers()
+const plugin = await import('../skills.js')
+export const { name, inject, Config, apply } = plugin
+export default plugin.default

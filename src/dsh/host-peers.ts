@@ -1,0 +1,64 @@
+/**
+ * The plugin must share the harness's single copy of `@deepseek-ai/*` however it was installed.
+ * Installed into a profile (packed or `file:`), Node finds the harness's copies anyway; loaded in
+ * place (a `--patch` row naming a file in a checkout, or `dsh plugin add ./dir`, which pnpm links),
+ * Node resolves them from the checkout: its devDependencies, maybe other versions, or nothing at
+ * all. A module resolve hook sends `@deepseek-ai/*` imports made by this package's files to the
+ * running harness's own copies. The harness entries (`entries/*.js`) install it before loading
+ * the modules that import those packages.
+ */
+import { realpathSync } from 'node:fs'
+import module from 'node:module'
+import { pathToFileURL } from 'node:url'
+
+const PEER = /^@deepseek-ai\//
+/** This package's root (dist/src/dsh/ is three levels down). */
+const PACKAGE_ROOT = new URL('../../../', import.meta.url).href
+
+let installed = false
+
+/**
+ * A file of this package itself, not of a dependency or of a harness installed inside the
+ * checkout (the test cache's `.cache/dsh/node_modules`): only those imports are redirected.
+ */
+function ownFile(url: string): boolean {
+  return url.startsWith(PACKAGE_ROOT) && !url.slice(PACKAGE_ROOT.length).includes('node_modules/')
+}
+
+/** The harness's entry script, as a file URL to resolve its packages from. */
+function hostAnchor(): string | undefined {
+  const entry = process.argv[1]
+  if (!entry) return undefined
+  try {
+    return pathToFileURL(realpathSync(entry)).href
+  } catch {
+    return undefined
+  }
+}
+
+type ResolveContext = { parentURL?: string; conditions?: readonly string[]; importAttributes?: Record<string, string> }
+type Resolved = { url: string; format?: string | null; shortCircuit?: boolean }
+type NextResolve = (specifier: string, context?: ResolveContext) => Resolved
+
+/** Installs the hook once; returns whether `@deepseek-ai/*` now resolves from the harness. */
+export function shareHostPeers(): boolean {
+  if (installed) return true
+  const host = hostAnchor()
+  const registerHooks = (module as unknown as { registerHooks?: (hooks: { resolve: (s: string, c: ResolveContext, n: NextResolve) => Resolved }) => unknown }).registerHooks
+  // registerHooks: Node >= 22.15, which dsh (>= 22.19) always has.
+  if (!host || typeof registerHooks !== 'function' || ownFile(host)) return false
+  registerHooks({
+    resolve(specifier, context, nextResolve) {
+      if (PEER.test(specifier) && context.parentURL !== undefined && ownFile(context.parentURL)) {
+        try {
+          return nextResolve(specifier, { ...context, parentURL: host })
+        } catch {
+          // the harness lacks it (a dev-only package): fall through to this package's own
+        }
+      }
+      return nextResolve(specifier, context)
+    },
+  })
+  installed = true
+  return true
+}
