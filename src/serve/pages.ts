@@ -7,7 +7,8 @@
 import { currentPlatform, RecipeRenderError, renderRecipe, stepsFor, supportedPlatforms, type RenderedRecipe } from '../curated/render.js'
 import { CATEGORIES, PLATFORMS, RISKS, type CuratedRecipe, type Library, type Parameter, type Platform } from '../curated/schema.js'
 import { searchAnswer } from '../curated/summary.js'
-import type { ScanReport } from '../book/report.js'
+import type { ReportRecipe, ScanReport } from '../book/report.js'
+import { visible, visibleLine } from '../base/visible-text.js'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 export const esc = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!)
@@ -17,7 +18,8 @@ const PLATFORM_LABEL: Record<Platform, string> = { macos: 'macOS', linux: 'Linux
 
 const badge = (risk: string) => `<span class="badge risk-${esc(risk)}">${esc(RISK_LABEL[risk] ?? risk)}</span>`
 
-function shell(title: string, body: string, hasCommands: boolean): string {
+/** The page around a body; `wide` gives a table page a wider column than the reading pages get. */
+function shell(title: string, body: string, hasCommands: boolean, wide = false): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -29,8 +31,8 @@ function shell(title: string, body: string, hasCommands: boolean): string {
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header class="top"><nav aria-label="Site"><a href="/" class="home">command-scout recipes</a>${hasCommands ? ' <a href="/commands">Repository commands</a>' : ''}</nav></header>
-<main id="main">
+<header class="top${wide ? ' wide' : ''}"><nav aria-label="Site"><a href="/" class="home">command-scout recipes</a>${hasCommands ? ' <a href="/commands">Repository commands</a>' : ''}</nav></header>
+<main id="main"${wide ? ' class="wide"' : ''}>
 ${body}
 </main>
 </body>
@@ -143,15 +145,98 @@ ${related.length ? `<section aria-labelledby="h-related"><h2 id="h-related">Rela
   return shell(recipe.title, body, hasCommands)
 }
 
+/**
+ * Repository text in pieces the browser may not break: each piece stays whole in a nowrap span and
+ * lines wrap only between pieces. A command splits at its own white space (so it reads and copies as
+ * written); a path or tool name splits after `/` and `_`, where a break reads as one.
+ */
+function commandPieces(command: string): string {
+  return visible(command).split(/(\s+)/).map((part, i) => (i % 2 ? part : part && `<span class="w">${esc(part)}</span>`)).join('')
+}
+function namePieces(text: string): string {
+  return visibleLine(text).split(/(?<=[/_])/).map((part) => `<span class="w">${esc(part)}</span>`).join('<wbr>')
+}
+/** A file:line with its folder muted: in a folder's rows the folder repeats, the file name is what differs. */
+function wherePieces(file: string, line: number | null): string {
+  const cut = file.lastIndexOf('/') + 1
+  const dir = cut ? `<span class="dir">${namePieces(file.slice(0, cut))}</span><wbr>` : ''
+  return `${dir}${namePieces(`${file.slice(cut)}${line ? `:${line}` : ''}`)}`
+}
+
+/** The recipes grouped by the folder they run in, in the order the scan found the folders. */
+function byFolder(recipes: ReportRecipe[]): [string, ReportRecipe[]][] {
+  const groups = new Map<string, ReportRecipe[]>()
+  for (const r of recipes) {
+    const list = groups.get(r.cwd)
+    if (list) list.push(r)
+    else groups.set(r.cwd, [r])
+  }
+  return [...groups]
+}
+
+const folderLabel = (cwd: string) => (cwd === '.' ? '<span class="folder">Repository root</span>' : `<code class="folder">${namePieces(cwd)}</code>`)
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+
+/**
+ * One command as a table row; on a narrow screen style.css shows it as a card with labelled fields.
+ * The tool name (what an agent calls) sits under the command it runs, so four columns fit a screen.
+ */
+function commandRow(r: ReportRecipe): string {
+  return `<tr role="row">`
+    + `<td role="cell" class="c-command"><div class="cmd"><pre><code>${commandPieces(r.command)}</code></pre>`
+    + `<button type="button" class="copy" aria-label="Copy command">Copy</button></div>`
+    + `<p class="tool"><span class="label">Tool</span> <code>${namePieces(r.tool)}</code></p></td>`
+    + `<td role="cell" class="c-desc">${esc(visibleLine(r.description.split('\n')[0]!))}</td>`
+    + `<td role="cell" class="c-runner" data-label="Runner">${esc(visibleLine(r.source))}</td>`
+    + `<td role="cell" class="c-where" data-label="Defined in"><code>${wherePieces(r.file, r.line)}</code></td></tr>`
+}
+
+/**
+ * One table, a row group per folder (a workspace package, a subproject) headed by its path, so many
+ * workspaces stay findable and the columns line up across them. The roles are spelled out because
+ * the narrow layout changes the table's display, which some browsers take as dropping its semantics.
+ */
+function commandsTable(groups: [string, ReportRecipe[]][]): string {
+  const headed = groups.length > 1 || groups[0]?.[0] !== '.'
+  const head = ['Command', 'Description', 'Runner', 'Defined in'].map((h) => `<th role="columnheader" scope="col">${h}</th>`).join('')
+  const bodies = groups.map(([cwd, list], i) => `<tbody role="rowgroup">${headed ? groupRow(cwd, list.length, i) : ''}
+${list.map(commandRow).join('\n')}
+</tbody>`).join('\n')
+  return `<div class="table-wrap"><table id="commands" class="commands" role="table" aria-labelledby="h-commands">
+<thead role="rowgroup"><tr role="row">${head}</tr></thead>
+${bodies}
+</table></div>`
+}
+
+/** A folder's heading row; its id is the folder's place in the list, never its (repository-chosen) name. */
+function groupRow(cwd: string, count: number, index: number): string {
+  return `<tr role="row" class="group"><th role="rowheader" scope="rowgroup" colspan="4" id="ws-${index + 1}">`
+    + `${folderLabel(cwd)} <span class="count">${plural(count, 'command')}</span></th></tr>`
+}
+
+/** Links to each folder's rows, when there are several folders. */
+function folderNav(groups: [string, ReportRecipe[]][]): string {
+  if (groups.length < 2) return ''
+  const links = groups.map(([cwd, list], i) => `<li><a href="#ws-${i + 1}">${folderLabel(cwd)}</a> <span class="count">${list.length}</span></li>`).join('')
+  return `<nav class="folders" aria-label="Folders"><ul>${links}</ul></nav>`
+}
+
+function diagnosticsList(diagnostics: ScanReport['diagnostics']): string {
+  if (!diagnostics.length) return ''
+  const items = diagnostics.map((d) => `<li>${esc(visibleLine(d.file))}${d.line ? `:${d.line}` : ''} `
+    + `(${esc(visibleLine(d.severity))}): ${esc(visibleLine(d.message))}</li>`)
+  return `<h2>Diagnostics</h2><ul class="diagnostics">${items.join('')}</ul>`
+}
+
 export function commandsPage(report: ScanReport): string {
-  const rows = report.recipes.map((r) => `<tr><td><code>${esc(r.tool)}</code></td><td>${esc(r.source)}</td><td>${commandBlock(r.command)}${r.cwd !== '.' ? `<small>in ${esc(r.cwd)}</small>` : ''}</td><td>${esc(r.description.split('\n')[0])}</td><td>${esc(r.file)}${r.line ? `:${r.line}` : ''}</td></tr>`).join('\n')
-  const body = `<h1>Repository commands</h1>
-<p class="meta">${report.recipes.length} command${report.recipes.length === 1 ? '' : 's'} in <code>${esc(report.root)}</code></p>
-<div class="table-wrap"><table id="commands"><thead><tr><th scope="col">Tool</th><th scope="col">Runner</th><th scope="col">Command</th><th scope="col">Description</th><th scope="col">Defined in</th></tr></thead><tbody>
-${rows}
-</tbody></table></div>
-${report.diagnostics.length ? `<h2>Diagnostics</h2><ul>${report.diagnostics.map((d) => `<li>${esc(d.file)}${d.line ? `:${d.line}` : ''} (${esc(d.severity)}): ${esc(d.message)}</li>`).join('')}</ul>` : ''}`
-  return shell('Repository commands', body, true)
+  const groups = byFolder(report.recipes)
+  const folders = groups.length > 1 ? ` in ${plural(groups.length, 'folder')}` : ''
+  const body = `<h1 id="h-commands">Repository commands</h1>
+<p class="meta">${plural(report.recipes.length, 'command')}${folders} of <code class="root">${esc(visibleLine(report.root))}</code></p>
+${folderNav(groups)}
+${report.recipes.length ? commandsTable(groups) : '<p class="empty">No commands found in this repository.</p>'}
+${diagnosticsList(report.diagnostics)}`
+  return shell('Repository commands', body, true, true)
 }
 
 export function badRequestPage(message: string): string {

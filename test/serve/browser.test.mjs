@@ -154,6 +154,7 @@ test('phone width: the recipe page fits the screen and the controls stay usable'
   await page.screenshot({ path: join(ARTIFACTS, 'recipe-phone.png'), fullPage: true })
   await page.goto(`${server.url}commands`)
   assert.ok(await page.locator('#commands tbody tr').count() > 0, 'the commands page lists the repository commands')
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling on the commands page')
   assert.deepEqual(errors, [])
 })
 
