@@ -5,7 +5,6 @@
  * process SIGPIPE killed), after stopping the command.
  */
 import { writeSync } from 'node:fs'
-import type { RunOptions } from '../book/execute.js'
 
 /** Exit code after stdout's reader went away. */
 export const EXIT_BROKEN_PIPE = 141
@@ -116,6 +115,14 @@ export function watchRun(): RunControl {
   }
 }
 
+/** The output part of book/execute.ts's RunOptions (written out: this layer imports nothing of the book). */
+export interface OutputOptions {
+  onStdout?: (chunk: Buffer) => void
+  onStderr?: (chunk: Buffer) => void
+  stdoutSink?: NodeJS.WritableStream
+  stderrSink?: NodeJS.WritableStream
+}
+
 /**
  * How `run` streams the command's output: through the real stdout and stderr with backpressure
  * (a slow reader slows the command, memory stays flat), or through injected writers.
@@ -126,7 +133,7 @@ export function outputOptions(
   control: RunControl,
   /** Sees every chunk before it is written (whether the output ended with a newline, say). */
   observe: (chunk: Buffer) => void = () => {},
-): Pick<RunOptions, 'onStdout' | 'onStderr' | 'stdoutSink' | 'stderrSink'> {
+): OutputOptions {
   if (real) {
     useStreams()
     return {

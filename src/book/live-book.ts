@@ -11,8 +11,19 @@ import { BUILTIN_SOURCES, createDiagnostic, type Diagnostic, type Recipe } from 
 import { RecipeBook } from './recipe-book.js'
 import type { Collector } from '../collectors/types.js'
 import type { CollectorConfig } from './config.js'
-import type { BookCollector } from '../dsh/book-service.js'
 import { runCollector } from '../collectors/run-collector.js'
+
+/** A collector as the book runs it: the built-in Collector contract, or a third party's. */
+export interface BookCollector {
+  /** The source name its recipes carry (make, scripts, ..., or a third party's). */
+  readonly source: string
+  /** File names whose appearance anywhere under the root may change the result. */
+  readonly manifestNames: readonly string[]
+  /** Reads the root statically; never runs repository code, never throws on bad input. */
+  collect(root: string): CollectorResult
+  /** For a built-in collector: what a scan worker needs to run it off the main thread. */
+  readonly builtin?: { readonly source: string; readonly options: CollectorConfig }
+}
 
 /** Folders never watched: dependencies, VCS data and build output hold no manifest of the project's own. */
 export const IGNORED_DIRS: ReadonlySet<string> = new Set([

@@ -22,7 +22,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from '
 import { basename, join } from 'node:path'
 import { answerNow, settledBefore, SETTLE_MS, type Observations } from '../collectors/shared/observe.js'
 import { ownFile, SCANS_BOUND, writePrivate } from '../base/cache-dir.js'
-import { writeOut } from '../cli/process.js'
+import { writeOut } from '../base/process.js'
 import { fileKey } from '../base/file-key.js'
 import { onPath } from './runners.js'
 

@@ -4,7 +4,7 @@
  * passes the command's own exit code through.
  */
 import { readFileSync } from 'node:fs'
-import { writeOut } from './process.js'
+import { writeOut } from '../base/process.js'
 import { isTerminal } from './terminal.js'
 import { describeError } from './errors.js'
 import { UsageError, type CliIo, type SubcommandModule } from './io.js'

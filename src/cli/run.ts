@@ -7,7 +7,7 @@
 import { readSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { commandWithWords, judgeRecipeCall } from '../book/risk/index.js'
-import { EXIT_BROKEN_PIPE, outputOptions, watchRun } from './process.js'
+import { EXIT_BROKEN_PIPE, outputOptions, watchRun } from '../base/process.js'
 import { discover } from '../book/discover.js'
 import { guardedJudgement, reasonClause } from '../book/exposure.js'
 import { missingRunnerRefusal } from '../book/runners.js'

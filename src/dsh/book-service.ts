@@ -15,24 +15,11 @@
  * - **Change is observable** through the `recipes/change` event, after the book settled.
  */
 import { Service, type Context } from '@deepseek-ai/cordis'
-import type { CollectorResult } from '../collectors/types.js'
-import type { CollectorConfig } from '../book/config.js'
 import type { Diagnostic, Recipe } from '../book/recipe.js'
 import type { RecipeBook } from '../book/recipe-book.js'
+import type { BookCollector } from '../book/live-book.js'
 
-/** A collector as the book runs it: the built-in Collector contract, or a third party's. */
-export interface BookCollector {
-  /** The source name its recipes carry (make, scripts, ..., or a third party's). */
-  readonly source: string
-  /** File names whose appearance anywhere under the root may change the result. */
-  readonly manifestNames: readonly string[]
-  /** Reads the root statically; never runs repository code, never throws on bad input. */
-  collect(root: string): CollectorResult
-  /** For a built-in collector: what a scan worker needs to run it off the main thread. */
-  readonly builtin?: { readonly source: string; readonly options: CollectorConfig }
-}
-
-export { bookCollector } from '../book/live-book.js'
+export { bookCollector, type BookCollector } from '../book/live-book.js'
 
 declare module '@deepseek-ai/cordis' {
   interface Context {
