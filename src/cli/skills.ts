@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import type { CliIo } from './main.js'
+import type { CliIo } from './io.js'
 import { loadLibrary, SHIPPED_RECIPES_DIR } from '../curated/load.js'
 import { discover } from '../book/discover.js'
 import { scanReport } from '../book/report.js'

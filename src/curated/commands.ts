@@ -7,7 +7,7 @@
  * should: here every `rm -r` is destructive (a recipe's target is
  * whatever the reader passes), there `rm -rf dist` is a routine clean of build output.
  */
-import { readShellLine, shellScript } from '../base/shell-words.js'
+import { readShellLine, shellScript } from './shell-split.js'
 
 /** Commands that change state whatever their arguments. */
 const WRITE_COMMANDS = new Set([

@@ -8,7 +8,7 @@ export { renderRecipe, RecipeRenderError, currentPlatform, stepsFor, supportedPl
 export { searchLibrary, type SearchQuery } from './search.js'
 export { runRendered, renderRunText, type RecipeRunValue, type StepOutcome, type CheckOutcome, type RunCommandLine } from './run.js'
 export { formatIssue, formatIssues } from './format.js'
-export { quotePosix, quotePowerShell, quoteFor } from './quote.js'
+export { quotePosix, quotePowerShell, quoteFor } from '../base/quote.js'
 export { writes, destroys, safetyFindings } from './commands.js'
 export { notImperative } from './rules.js'
 export {

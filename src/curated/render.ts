@@ -4,7 +4,7 @@
  * shell-quoted for the platform (see quote.ts) so no parameter value can inject a command.
  */
 import { editDistance } from './decode.js'
-import { quoteFor } from './quote.js'
+import { quoteFor } from '../base/quote.js'
 import { typedValue } from './rules.js'
 import { PLATFORMS, type CuratedRecipe, type Library, type Parameter, type ParamValue, type Platform, type Risk, type Step } from './schema.js'
 import { substitute } from './template.js'

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { assemble, loadFiles, type LoadedFile } from './load.js'
-import { quotePosix } from './quote.js'
+import { quotePosix } from '../base/quote.js'
 import { allCommands } from './rules.js'
 import type { ValidationIssue } from './schema.js'
 import { substitute } from './template.js'

@@ -11,7 +11,7 @@
  * - `generic`: the `mcpServers` entry most other clients take (Claude Desktop, Windsurf, ...).
  */
 import { fileURLToPath } from 'node:url'
-import { quotePosix, quotePowerShell } from '../curated/quote.js'
+import { quotePosix, quotePowerShell } from '../base/quote.js'
 
 /** A word for a POSIX shell: bare when nothing in it is special (a leading `-` is not), else single-quoted. */
 function shellWord(word: string): string {

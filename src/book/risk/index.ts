@@ -16,7 +16,7 @@
 import { lstatSync, openSync, readSync, closeSync, realpathSync, fstatSync, constants } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { parse as parseWords } from 'shell-quote'
-import { shellWord as quoteWord } from '../../base/shell-word.js'
+import { shellWord as quoteWord } from '../../base/quote.js'
 import type { Recipe } from '../recipe.js'
 import type { RecipeBook } from '../recipe-book.js'
 import { BODY_READERS } from './bodies/index.js'

@@ -12,7 +12,7 @@
 import { join, resolve } from 'node:path'
 import type { TomlError } from 'smol-toml'
 import { smolToml } from '../../base/lazy.js'
-import { shellWord } from '../../base/shell-word.js'
+import { shellWord } from '../../base/quote.js'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../../book/recipe.js'
 import type { Collector, CollectContext, CollectorResult } from '../types.js'
 import { preview, readText, relPosix } from '../shared/fs.js'

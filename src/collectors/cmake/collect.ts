@@ -13,7 +13,7 @@ import { envVar, readText, relPosix } from '../shared/fs.js'
 import { insideRoot } from '../shared/inside-root.js'
 import { listObjectLines } from '../shared/json-list-lines.js'
 import { isRecord, kind, parseJsonText, positionLocator } from '../shared/json-text.js'
-import { shellWord } from '../../base/shell-word.js'
+import { shellWord } from '../../base/quote.js'
 import type { Collector, CollectContext, CollectorResult } from '../types.js'
 
 const SOURCE = 'cmake'

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../../book/recipe.js'
 import { readText } from '../shared/fs.js'
 import { isRecord, kind, locateKeys, own, parseJsonText, positionLocator } from '../shared/json-text.js'
-import { shellWord } from '../../base/shell-word.js'
+import { shellWord } from '../../base/quote.js'
 import type { Collector, CollectContext, CollectorResult } from '../types.js'
 
 const SOURCE = 'composer'

@@ -10,7 +10,7 @@ import { parseDenoConfig, type DenoConfig } from './config.js'
 import { isDir, pathExists, preview, readFileText, resolveInsideRoot } from '../shared/fs.js'
 import { boundedMatcher } from '../shared/globs.js'
 import { MAX_WORKSPACE_PATTERNS } from '../shared/workspaces.js'
-import { shellWord } from '../../base/shell-word.js'
+import { shellWord } from '../../base/quote.js'
 import type { Collector, CollectContext, CollectorResult } from '../types.js'
 import { childDirs, globSafely, rootRelativePattern, simplePattern } from '../shared/workspace-patterns.js'
 

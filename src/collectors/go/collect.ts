@@ -12,7 +12,7 @@ import { isFile, readText, relPosix } from '../shared/fs.js'
 import { parseGoMod, parseGoWork, type GoProblem } from './mod.js'
 import { modulePackages, type GoPackage } from './packages.js'
 import { insideRoot } from '../shared/inside-root.js'
-import { shellWord } from '../../base/shell-word.js'
+import { shellWord } from '../../base/quote.js'
 import type { Collector, CollectContext, CollectorResult } from '../types.js'
 
 const SOURCE = 'go'

@@ -4,7 +4,7 @@
  * `.PHONY`, every target; with one, the phony targets plus documented file targets.
  */
 import { join } from 'node:path'
-import { shellWord } from '../../base/shell-word.js'
+import { shellWord } from '../../base/quote.js'
 import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '../../book/recipe.js'
 import { isDir, isFile, pathExists, readText, relPosix } from '../shared/fs.js'
 import { COMPUTED_GOAL, parseMakefile, type ParsedMakefile } from './parse.js'

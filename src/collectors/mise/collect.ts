@@ -21,7 +21,7 @@ import { createDiagnostic, createRecipe, type Diagnostic, type Recipe } from '..
 import { isFile, listDir, readText, statPath } from '../shared/fs.js'
 import { insideRoot } from '../shared/inside-root.js'
 import { smolToml } from '../../base/lazy.js'
-import { shellWord } from '../../base/shell-word.js'
+import { shellWord } from '../../base/quote.js'
 import { TomlLines } from '../shared/toml-lines.js'
 import type { Collector, CollectContext, CollectorResult } from '../types.js'
 

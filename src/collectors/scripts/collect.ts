@@ -11,7 +11,7 @@ import { createDiagnostic, createRecipe, type Diagnostic, type Recipe, type Reci
 import { readText } from '../shared/fs.js'
 import { parsePackageJson, type PackageManifest } from './manifest.js'
 import { LOCKFILE_RUNNERS, resolveRunner } from './runner.js'
-import { shellWord } from '../../base/shell-word.js'
+import { shellWord } from '../../base/quote.js'
 import type { Collector, CollectContext, CollectorResult } from '../types.js'
 import { findWorkspacePackages, PNPM_WORKSPACE } from '../shared/workspaces.js'
 

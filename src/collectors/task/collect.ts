@@ -3,7 +3,7 @@
  * default names) and of the Taskfiles it includes, as `task <name>` recipes. Internal tasks are
  * left out, as `task --list-all` leaves them out.
  */
-import { shellWord } from '../../base/shell-word.js'
+import { shellWord } from '../../base/quote.js'
 import { createDiagnostic, createRecipe, type Recipe } from '../../book/recipe.js'
 import { isDir, pathExists, readFileText, relPosix } from '../shared/fs.js'
 import { pickTaskfile, readTaskfiles, TASKFILE_NAMES } from './parse.js'

@@ -26,7 +26,7 @@ import { isRecord, parseJsonText, positionLocator } from '../shared/json-text.js
 import { listObjectLines } from '../shared/json-list-lines.js'
 import type { ParseError } from 'jsonc-parser'
 import { jsoncParser } from '../../base/lazy.js'
-import { shellWord } from '../../base/shell-word.js'
+import { shellWord } from '../../base/quote.js'
 import type { Collector, CollectContext, CollectorResult } from '../types.js'
 
 const SOURCE = 'vscode'

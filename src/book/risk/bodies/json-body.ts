@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path'
 import { preview } from '../../../collectors/shared/guard.js'
-import { shellWord } from '../../../base/shell-word.js'
+import { shellWord } from '../../../base/quote.js'
 import type { BodyLine, RecipeBody, UnknownPart } from '../types.js'
 
 /** Calls followed inside a manifest: a chain deeper than this is cut (and said to be). */

@@ -8,7 +8,7 @@
  * `${...}` variables VS Code fills in are substituted where their value is known statically;
  * the others stay as shell expansions (unknown words) and are named, for an unknown part.
  */
-import { shellWord } from '../../../base/shell-word.js'
+import { shellWord } from '../../../base/quote.js'
 
 /** A task's command or argument: a string, or a value with how to quote it. */
 export type CommandString = string | { readonly value: string; readonly quoting?: string }

@@ -22,7 +22,7 @@ import {
   COMPUTED_GOAL, parseMakefile, type MakeDefinition, type MakeRecipeLine, type MakeRecipes, type MakeRule, type MakeTargetVariable, type ParsedMakefile,
 } from '../../../collectors/make/parse.js'
 import type { Variable } from '../../../collectors/make/vars.js'
-import { shellWord } from '../../../base/shell-word.js'
+import { shellWord } from '../../../base/quote.js'
 import type { BodyContext, BodyLine, BodyReader, RecipeBody, UnknownPart } from '../types.js'
 import { MAX_DEPTH, MAX_LINES, MAX_UNKNOWN, memoized, relPath, type LineAt } from './text-body.js'
 
