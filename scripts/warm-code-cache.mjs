@@ -1,7 +1,8 @@
 // Ships V8's code cache for the bundle's scan path (dist/src/code-cache/): the build scans a small
-// repository with one manifest of every format, in every output format, so that the bytecode of
-// every collector, parser and renderer is in the cache before a user's first scan (otherwise the
-// first repository scanned would decide which code gets cached, for good). The launcher uses these files when its own cache
+// repository with one manifest of every format (each collector's sample, from the collector table),
+// in every output format, so that the bytecode of every collector, parser and renderer is in the
+// cache before a user's first scan (otherwise the first repository scanned would decide which code
+// gets cached, for good). The launcher uses these files when its own cache
 // has none for the subcommand, and only on the Node version that built them (V8 refuses any
 // other); they are owned like the bundle, so they are trusted like it. Each carries the hash of
 // its bytes the launcher checks (src/cli/launcher.ts), as the runs below wrote them.
@@ -22,34 +23,9 @@ const build = /^\/\*command-scout build ([0-9a-f]+)\*\//.exec(readFileSync(bundl
 const wanted = ['docs', 'scan'].map((s) => `${s}-${process.version}-${process.arch}-${build}.bin`)
 if (build && wanted.every((n) => existsSync(join(out, n)))) process.exit(0)
 
-const FILES = {
-  Makefile: 'include rules.mk\nVERSION ?= 1\nifdef CI\nci: ## On CI\n\techo ci\nendif\nbuild: ## Build\n\techo $(VERSION)\n.PHONY: build\n',
-  'rules.mk': 'lint:\n\techo lint\n',
-  'package.json': JSON.stringify({ name: 'warm', packageManager: 'pnpm@9.1.0', scripts: { build: 'tsc', prebuild: 'echo', test: 'vitest' } }),
-  'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n  - 'libs/**'\n",
-  'packages/a/package.json': JSON.stringify({ name: 'a', scripts: { dev: 'vite' } }),
-  'libs/b/package.json': JSON.stringify({ name: 'b', scripts: { test: 'node --test' } }),
-  justfile: 'import "extra.just"\nset dotenv-load\n# Build it\nbuild target="x": lint\n  echo {{target}}\nlint:\n  echo lint\n',
-  'extra.just': 'fmt:\n  echo fmt\n',
-  'deno.json': '{ // comment\n  "tasks": { "dev": "deno run main.ts", "check": { "command": "deno check", "description": "Check" } },\n}\n',
-  'Cargo.toml': '[workspace]\nmembers = ["crates/*"]\n',
-  'crates/c/Cargo.toml': '[package]\nname = "c"\nversion = "0.1.0"\n\n[[bin]]\nname = "tool"\npath = "src/main.rs"\n',
-  'crates/c/src/main.rs': 'fn main() {}\n',
-  'crates/c/examples/demo.rs': 'fn main() {}\n',
-  'Taskfile.yml': "version: '3'\nincludes:\n  ns: ./tasks.yml\ntasks:\n  default:\n    desc: All\n    cmds: [echo all]\n",
-  'tasks.yml': "version: '3'\ntasks:\n  one:\n    cmds: [echo one]\n",
-  'go.mod': 'module example.com/warm\n\ngo 1.22\n',
-  'main.go': 'package main\n\n//go:generate echo hi\nfunc main() {}\n',
-  'cmd/tool/main.go': 'package main\n\nfunc main() {}\n',
-  'pyproject.toml': '[project]\nname = "warm"\n[project.scripts]\nwarm = "warm:main"\n[tool.poe.tasks]\nfmt = "black ."\n[tool.pdm.scripts]\nlint = "ruff check ."\n[tool.hatch.envs.default.scripts]\ntest = "pytest"\n',
-  'composer.json': JSON.stringify({ name: 'w/warm', scripts: { test: 'phpunit', 'post-install-cmd': 'echo' } }),
-  '.vscode/tasks.json': '{ "version": "2.0.0", "tasks": [ { "label": "build", "type": "shell", "command": "make" } ] }',
-  'CMakeLists.txt': 'cmake_minimum_required(VERSION 3.20)\nproject(warm)\n',
-  'CMakePresets.json': JSON.stringify({ version: 3, configurePresets: [{ name: 'dev', binaryDir: '${sourceDir}/build' }], buildPresets: [{ name: 'dev', configurePreset: 'dev' }] }),
-  'mise.toml': '[tasks.hello]\nrun = "echo hello"\ndescription = "Say hello"\n',
-  'nx.json': '{}',
-  'apps/web/project.json': JSON.stringify({ name: 'web', targets: { build: { executor: 'nx:run-commands', options: { command: 'vite build' } } } }),
-}
+// One sample per collector, from its row of the collector table (src/base/collector-table.ts).
+const { sampleRepository } = await import(new URL('../dist/src/base/collector-table.js', import.meta.url).href)
+const FILES = sampleRepository()
 
 const repo = mkdtempSync(join(tmpdir(), 'command-scout-warm-'))
 const cache = mkdtempSync(join(tmpdir(), 'command-scout-warm-cache-'))

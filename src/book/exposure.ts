@@ -2,26 +2,28 @@
  * How a recipe book becomes agent tools, for every agent surface (the dsh adapter, the MCP server):
  * which recipes are offered (hooks are not, unless configured), one tool per command when they
  * are few and fit the token budget, else one dispatcher tool with the `op` grammar
- * (dispatcher.ts); the tool descriptions; which call asks for confirmation and why; a missing
- * runner's refusal; and the text a model reads back from a run. Harness-free: each surface wraps
- * the plan in its own tool type. The budget keeps the tool definitions within a context budget
+ * (dispatcher.ts); the tool descriptions (with the plan's word on which asks, from approval.ts);
+ * and the text a model reads back from a run. Harness-free: each surface wraps the plan in its own
+ * tool type. The budget keeps the tool definitions within a context budget
  * while every offered command stays reachable: by its own tool, or by name through the dispatcher.
  *
  * A call's arguments are words, never shell text (`plannedCall`): each is quoted onto the command
  * line, so a model can't chain a second command onto a harmless one. Whether a call needs a person's
- * yes is the gate's (book/risk): `callVerdict` at call time, with the call's words; the plan judges
- * each offered recipe once per book, without words, for its description.
+ * yes is decided in approval.ts (at call time, with the call's words); run-tool.ts runs a call.
  */
 import { resolve } from 'node:path'
 import type { Config } from './config.js'
 import type { RunResult } from './execute.js'
-import { callWords, commandWithWords, judgeRecipeCall, sharedReading, type SharedReading, type Verdict } from './risk/index.js'
+import { callWords, commandWithWords, type Verdict } from './risk/index.js'
+import { plannedVerdict, reasonClause, UNJUDGED } from './approval.js'
 import type { Recipe } from './recipe.js'
 import { RecipeBook, RESERVED_TOOL_NAMES } from './recipe-book.js'
 import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './dispatcher.js'
 import { missingExecutable, missingRunnerNote, onPath } from './runners.js'
 
 export { installHint, missingRunnerNote, missingRunnerRefusal } from './runners.js'
+// Which call asks and why is approval.ts's; the plan's word on each tool comes from there too.
+export { guardedJudgement, plannedVerdict, reasonClause } from './approval.js'
 // The dispatcher's grammar is harness-free too; other surfaces take it from here.
 export { DispatchError, dispatchTasks, dispatcherDescription, PROMPT_TASK_CHARS, resolveOp, taskToken, type DispatchTask } from './dispatcher.js'
 
@@ -128,49 +130,6 @@ export interface PlanOptions {
   root?: string
 }
 
-/** Verdicts of the plan, per book and recipe: the judge reads manifests, and a plan is made on every book change. */
-const planVerdicts = new WeakMap<RecipeBook, Map<string, Verdict>>()
-
-/**
- * Shell lines one plan may judge (each body line, nested shell and script counts one). A body is
- * read from its manifests, and a plan is made when a session starts: a package script is a few
- * lines, one target of a 4,000-line Makefile can be 1,300. Past this, the rest of the tools are
- * described without the gate's word, and each call is judged when it is made, as every call is.
- * Counted in lines rather than time, so that the same book always gets the same plan.
- */
-export const PLAN_JUDGING_LINES = 4_000
-
-/** The gate's verdict on a recipe called without words, remembered for as long as this book lives; undefined once the plan's work is spent. */
-export function plannedVerdict(book: RecipeBook, recipe: Recipe, root: string, bounded = false): Verdict | undefined {
-  let verdicts = planVerdicts.get(book)
-  if (!verdicts) planVerdicts.set(book, (verdicts = new Map()))
-  let verdict = verdicts.get(recipe.id)
-  const shared = planReadings.get(book) ?? sharedReading()
-  planReadings.set(book, shared)
-  if (verdict || (bounded && shared.lines >= PLAN_JUDGING_LINES)) return verdict
-  verdicts.set(recipe.id, (verdict = guardedJudgement(() => judgeRecipeCall(recipe, [], { root, book, shared }))))
-  return verdict
-}
-
-/** Path facts (git's tracked files, .gitignore rules) one book's plan shares across its judgements. */
-const planReadings = new WeakMap<RecipeBook, SharedReading>()
-
-/** Said of a tool the plan had no time to judge: the call is judged when it is made. */
-const UNJUDGED: Verdict = Object.freeze({ destructive: false, findings: [], unjudged: true })
-
-/**
- * A judgement that fails closed: the gate never throws on bad input, but should it fail, the call
- * asks a person rather than running unjudged, and the reason says so.
- */
-export function guardedJudgement(judge: () => Verdict): Verdict {
-  try {
-    return judge()
-  } catch (error) {
-    const reason = `what it runs could not be judged (${(error as Error)?.message ?? error}), so it asks first`
-    return { destructive: true, findings: [{ command: '', reason, kind: 'unknown' }], reason }
-  }
-}
-
 /**
  * The tools a book gets. `taken` names tools that exist already (built-ins, other plugins', the
  * surface's own): no planned tool takes one of them.
@@ -262,19 +221,6 @@ export function plannedCall(tool: PlannedTool, args: unknown): PlannedCall {
 /** A recipe called with these words. */
 export function callOf(recipe: Recipe, words: readonly string[]): PlannedCall {
   return { recipe, words: [...words], command: commandWithWords(recipe, words) }
-}
-
-/** The gate's verdict on this very call, judged now (manifests and scripts are read again). */
-export function callVerdict(call: PlannedCall, root: string, book?: RecipeBook): Verdict {
-  return guardedJudgement(() => judgeRecipeCall(call.recipe, call.words, book ? { root, book } : { root }))
-}
-
-/** Said when a destructive verdict comes without a reason (the gate always gives one). */
-const UNSAID_REASON = 'it may delete, overwrite, publish or deploy something that can\'t be undone'
-
-/** The gate's reason as one clause to go after a colon: its closing period dropped. */
-export function reasonClause(verdict: Pick<Verdict, 'reason'>): string {
-  return (verdict.reason ?? UNSAID_REASON).trim().replace(/\.$/, '')
 }
 
 export function toolValue(recipe: Recipe, result: RunResult): RecipeToolValue {

@@ -3,9 +3,8 @@
  * Recipes are plain frozen data so that they serialize to JSON as they are.
  */
 
-/** The built-in collectors' sources, in the book's default order. */
-export const BUILTIN_SOURCES = ['make', 'scripts', 'just', 'deno', 'cargo', 'task', 'go', 'python', 'composer', 'vscode', 'cmake', 'mise', 'nx'] as const
-export type BuiltinSource = (typeof BUILTIN_SOURCES)[number]
+/** The built-in collectors' sources, in the book's default order (the collector table's rows). */
+export { BUILTIN_SOURCES, type BuiltinSource } from '../base/collector-table.js'
 
 /** A declared parameter of a recipe (a just recipe's parameters, for example). */
 export interface RecipeParameter {

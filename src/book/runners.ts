@@ -1,30 +1,20 @@
-/** The runners recipes name: whether one is installed, and how a person installs it. */
+/**
+ * The runners recipes name: whether one is installed, and how a person installs it. Each runner's
+ * install hint is in the row of the collector whose recipes start with it (src/base/collector-table.ts).
+ */
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import { COLLECTOR_TABLE } from '../base/collector-table.js'
 import type { Recipe } from './recipe.js'
 
-export const INSTALL_HINTS: Readonly<Record<string, string>> = {
-  make: 'install GNU make (apt-get install make)',
-  just: 'install just (npm i -g rust-just, or cargo install just)',
-  deno: 'install deno (npm i -g deno)',
-  cargo: 'install Rust with rustup',
-  task: 'install go-task (https://taskfile.dev/installation)',
-  pnpm: 'install pnpm (npm i -g pnpm, or corepack enable)',
-  yarn: 'install yarn (npm i -g yarn, or corepack enable)',
-  bun: 'install bun (npm i -g bun)',
-  npm: 'install Node.js with npm',
-  nx: 'install Nx in the workspace (npm i -D nx) or globally (npm i -g nx)',
-  mise: 'install mise (npm i -g @jdxcode/mise, or https://mise.jdx.dev)',
-  cmake: 'install CMake (apt-get install cmake)',
-  ctest: 'install CMake, which ships ctest (apt-get install cmake)',
-  cpack: 'install CMake, which ships cpack (apt-get install cmake)',
-  composer: 'install Composer (apt-get install composer php-cli)',
-  poe: 'install poethepoet (pipx install poethepoet)',
-  pdm: 'install pdm (pipx install pdm)',
-  hatch: 'install hatch (pipx install hatch)',
-  rye: 'install rye (https://rye.astral.sh)',
-  go: 'install Go (https://go.dev/dl, or apt-get install golang)',
-}
+/**
+ * Runner -> how a person installs it, from every collector's row. No prototype: a runner is a word
+ * from a repository's file, and `constructor` must find no hint rather than Object's.
+ */
+export const INSTALL_HINTS: Readonly<Record<string, string>> = Object.freeze(Object.assign(
+  Object.create(null) as Record<string, string>,
+  ...COLLECTOR_TABLE.map((row) => row.runners as Readonly<Record<string, string>>),
+))
 
 /** Whether an executable is on PATH (no shell, no spawn). */
 export function onPath(command: string, env: NodeJS.ProcessEnv = process.env): boolean {

@@ -5,6 +5,7 @@
  * tool's error.
  */
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
+import { formatsSentence } from '../base/collector-table.js'
 import type { KitchenService } from './service.js'
 
 const TEXT_OUTPUT = {
@@ -25,7 +26,7 @@ export function chefTools(kitchen: KitchenService): ToolDefinition[] {
     defineTool({
       name: 'chef_add_project',
       description:
-        'Register a git repository as a kitchen project, so tasks can be dispatched to it. Scans its manifests (Makefile, package.json scripts, justfile, deno, Cargo, Taskfile) and names its test and build commands. ' +
+        `Register a git repository as a kitchen project, so tasks can be dispatched to it. Scans its manifests (${formatsSentence()}) and names its test and build commands. ` +
         'Tasks fork from baseBranch (default: the current branch) on branches branchPrefix + task id (default "issue/"). Give testCommand (the name of one of its commands, e.g. "check" or "make:check") when discovery would not pick the right one.',
       parameters: {
         path: { type: 'string', required: true, description: 'Path of the git repository (~ allowed).' },

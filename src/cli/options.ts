@@ -1,21 +1,22 @@
 /**
  * The options scan, docs and run share, parsed by node's parseArgs, and their help lines. The
- * collector switches come from one table, so a new collector gets its flag and help line by one row.
+ * collector switches come from the collector table (src/base/collector-table.ts), so a new
+ * collector gets its flag and help line by its row.
  */
 import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { BUILTIN_COLLECTORS } from '../collectors/index.js'
-import { normalizeConfig, NAMING_STYLES, RUNNERS, type CollectorKey, type Config, type ConfigInput } from '../book/config.js'
+import { BUILTIN_SOURCES, type BuiltinSource } from '../base/collector-table.js'
+import { normalizeConfig, NAMING_STYLES, RUNNERS, type Config, type ConfigInput } from '../book/config.js'
 import { defaultCacheDir, type ScanCacheOptions } from '../book/scan-cache.js'
 import { UsageError, type CliIo } from './io.js'
 import { parseArgsMessage } from './parse-args-message.js'
 
 /**
- * `--no-<source>` switches a collector off: flag name -> its key in `config.collectors`, one per
- * built-in collector, so a new collector gets its flag and its help line without an edit here.
+ * `--no-<source>` switches a collector off: flag name -> its key in `config.collectors` (its
+ * source), one per built-in collector, so a new collector gets its flag and its help line without an edit here.
  */
-export const COLLECTOR_FLAGS: Readonly<Record<string, CollectorKey>> = Object.fromEntries(
-  BUILTIN_COLLECTORS.map((c) => [`no-${c.source}`, c.configKey as CollectorKey]),
+export const COLLECTOR_FLAGS: Readonly<Record<string, BuiltinSource>> = Object.fromEntries(
+  BUILTIN_SOURCES.map((source) => [`no-${source}`, source]),
 )
 
 export const COMMON_OPTIONS = {

@@ -1,12 +1,16 @@
 /**
  * The checks every surface makes before it renders or runs a curated recipe for an agent: the
- * `params` argument's shape, and whether and why a run must be confirmed by a person (the ask's text).
+ * `params` argument's shape, and whether and why a run must be confirmed by a person
+ * (`decideRecipeRun`, a Decision of book/approval.ts, which the faces map to their way of asking).
  *
  * The rule: a recipe of risk `medium` or above, or one marked `requires_confirmation`, runs only
  * after a person's yes. Medium recipes change state a person may want back (`git reset --soft
  * HEAD~1` moves a branch), and an agent should not do that on its own; read-only and low ones run.
+ * The commands are not judged again when a recipe runs: the validator holds a recipe's declared
+ * risk to what its commands do (commands.ts: a step that deletes a tree must be destructive), and
+ * a recipe that breaks a rule is not in the library.
  */
-import type { ApprovalNeed } from '../dsh/approval.js'
+import { RUN, type ApprovalNeed, type Decision } from '../book/approval.js'
 import { renderRecipe, type RenderedRecipe } from './render.js'
 import { riskRank, type Library, type ParamValue, type Platform } from './schema.js'
 
@@ -53,12 +57,6 @@ function renderedFor(library: Library, args: unknown, platform: Platform): Rende
   }
 }
 
-/** Why a `curated_recipe_run` call must be confirmed (the ask's text), or undefined. Render failures pass through to execute, which reports them. */
-export function confirmationReason(library: Library, args: unknown, platform: Platform): string | undefined {
-  const rendered = renderedFor(library, args, platform)
-  return rendered && needsConfirmation(rendered) ? confirmationAsk(library, rendered) : undefined
-}
-
 /** The MCP refusal of a run that needs a person's yes: why, the question to ask, and how to allow it. */
 export function confirmationRefusal(library: Library, rendered: RenderedRecipe): string {
   return [
@@ -69,12 +67,15 @@ export function confirmationRefusal(library: Library, rendered: RenderedRecipe):
 }
 
 /**
- * The approval a `curated_recipe_run` call needs in dsh, or undefined: the commands it would run,
- * what the recipe is and does, why it is gated, and the question a person is asked.
+ * Whether a rendered recipe runs, or asks: the commands it would run, what the recipe is and does,
+ * why it is gated, the question a person is asked, and the refusal without a yes.
  */
-export function confirmationNeed(library: Library, args: unknown, platform: Platform): ApprovalNeed | undefined {
-  const rendered = renderedFor(library, args, platform)
-  if (!rendered || !needsConfirmation(rendered)) return undefined
+export function decideRecipeRun(library: Library, rendered: RenderedRecipe): Decision {
+  if (!needsConfirmation(rendered)) return RUN
+  return { kind: 'ask', need: recipeNeed(library, rendered), confirmRefusal: confirmationRefusal(library, rendered) }
+}
+
+function recipeNeed(library: Library, rendered: RenderedRecipe): ApprovalNeed {
   const title = library.byId.get(rendered.id)?.title ?? rendered.id
   const undo = rendered.undo.possible ? '' : `; it cannot be undone${rendered.undo.note ? ` (${rendered.undo.note.replace(/\.$/, '')})` : ''}`
   return {
@@ -83,4 +84,15 @@ export function confirmationNeed(library: Library, args: unknown, platform: Plat
     ...(rendered.risk === 'destructive' ? {} : { why: `${gatedBecause(rendered)}, so it runs only after a person approves it` }),
     ask: confirmationAsk(library, rendered),
   }
+}
+
+/**
+ * The approval a `curated_recipe_run` call needs, or undefined: the commands it would run, what the
+ * recipe is and does, why it is gated, and the question a person is asked. A call that does not
+ * render needs none (execute reports why it does not).
+ */
+export function confirmationNeed(library: Library, args: unknown, platform: Platform): ApprovalNeed | undefined {
+  const rendered = renderedFor(library, args, platform)
+  const decision = rendered && decideRecipeRun(library, rendered)
+  return decision?.kind === 'ask' ? decision.need : undefined
 }

@@ -2,26 +2,30 @@
  * `dsh-command-scout/adapter`: the recipe book's provider in the harness. It provides
  * `ctx.recipes` (collectors contribute to it), exposes the book as tools (one per recipe, or a
  * dispatcher), keeps the tools in step with the book, runs commands through the harness shell,
- * and sends destructive calls to the harness's approval first: its own tools' calls, judged with
- * their words (book/risk `judgeRecipeCall`), and the built-in `bash` (`judgeCommand`, which follows
- * a recipe invoked by its runner command, `make clean`). A tool call whose approval was not asked
- * in `tools/pre-execute` is judged again before it runs, and refused if destructive.
+ * and sends the calls that ask (book/approval.ts decides) to the harness's approval first: its own
+ * tools' calls, judged with their words, and the built-in `bash` (`decideShellCommand`, which
+ * follows a recipe invoked by its runner command, `make clean`).
+ *
+ * A tool call is resolved and decided once, in `tools/pre-execute`, and run by book/run-tool.ts
+ * with that preparation. A call that reaches execute without it (a listener short-circuited the
+ * gate, or its arguments changed on the way) is prepared there, and refused if it asks.
  */
 import { isAbsolute, resolve } from 'node:path'
 import type { Context } from '@deepseek-ai/cordis'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
 import type {} from '@deepseek-ai/dsh-shell'
+import { decideShellCommand, type ApprovalNeed, type GateWhere } from '../book/approval.js'
 import type { Config } from '../book/config.js'
 import type { Diagnostic, Recipe } from '../book/recipe.js'
 import type { RecipeBook } from '../book/recipe-book.js'
-import { judgeCommand, type Verdict } from '../book/risk/index.js'
-import { callVerdict, guardedJudgement, plannedCall, planTools, reasonClause, type PlannedCall, type PlannedTool } from '../book/exposure.js'
-import { askBeforeRunning, refusalText, type ApprovalNeed } from './approval.js'
+import { planTools, type PlannedCall, type PlannedTool } from '../book/exposure.js'
+import { prepareCall, runPlannedTool, type PreparedCall, type ToolOutcome } from '../book/run-tool.js'
+import { askBeforeRunning, PreparedCalls } from './approval.js'
 import { LiveBook } from '../book/live-book.js'
 import { RecipeBookService, type BookCollector } from './book-service.js'
 import { AdapterConfig, normalizeAdapterConfig } from './schema.js'
 import { runInHarnessShell } from './shell-run.js'
-import { harnessTool, type RunRecipe } from './tools.js'
+import { harnessTool } from './tools.js'
 
 export const name = 'command-scout'
 
@@ -33,22 +37,25 @@ interface Registered {
   tool: PlannedTool
 }
 
+/** What `tools/pre-execute` made of a call of one of our tools: for that tool, and how it was prepared. */
+interface Prepared {
+  tool: PlannedTool
+  call: PreparedCall
+}
+
 /**
  * The tool side, as a plain object: Cordis hands services to other plugins through proxies, so
  * state that must not follow the caller's context lives here, bound to the adapter's own.
  */
 class RecipeTools {
   readonly registered = new Map<string, Registered>()
-  readonly run: RunRecipe
+  readonly prepared = new PreparedCalls<Prepared>()
 
-  constructor(readonly ctx: Context, readonly config: Config, readonly live: LiveBook) {
-    this.run = (recipe, command, exec) => runInHarnessShell(ctx, {
-      command,
-      cwd: resolve(live.root, recipe.cwd),
-      timeoutMs: config.execution.timeoutMs,
-      signal: exec.signal,
-      exec,
-    })
+  constructor(readonly ctx: Context, readonly config: Config, readonly live: LiveBook) {}
+
+  /** Where calls are judged: the book as it is now. */
+  where(): GateWhere {
+    return { root: this.live.root, book: this.live.book() }
   }
 
   /** Registers, replaces and removes tools so that the registry matches the book. */
@@ -64,7 +71,7 @@ class RecipeTools {
     for (const [toolName, tool] of wanted) {
       if (this.registered.has(toolName)) continue
       try {
-        const dispose = this.ctx.tools.register(harnessTool(tool, this.run, (call, exec) => this.gate(call, exec)) as Parameters<Context['tools']['register']>[0])
+        const dispose = this.ctx.tools.register(harnessTool(tool, (t, args, exec) => this.call(t, args, exec)) as Parameters<Context['tools']['register']>[0])
         this.registered.set(toolName, { signature: tool.signature, dispose, tool })
       } catch (error) {
         // Another plugin took the name since the names were assigned, or the adapter is unloading:
@@ -74,41 +81,40 @@ class RecipeTools {
     }
   }
 
-  /** Calls judged in `tools/pre-execute` (call id -> the command judged): an ask there was answered yes, or the call was safe. */
-  readonly #judged = new Map<string, string>()
-
-  /** Why a call needs approval, if it does: one of our tools, or `bash` running a destructive command. */
+  /**
+   * Why a call needs approval, if it does: one of our tools (prepared here, and kept for its
+   * execute), or `bash` running a destructive command.
+   */
   approvalReason(exec: Readonly<ToolExecution>): ApprovalNeed | undefined {
     if (exec.name === 'bash' && !this.registered.has('bash')) return this.bashApproval(exec.arguments, exec)
     const reg = this.registered.get(exec.name)
     if (!reg) return undefined
-    let call: PlannedCall
-    try {
-      call = plannedCall(reg.tool, exec.arguments)
-    } catch {
-      return undefined // args that are not words, or an op that names no task: execute refuses them, and nothing runs
-    }
-    const verdict = callVerdict(call, this.live.root, this.live.book())
-    this.#remember(exec.callId, call.command)
-    return verdict.destructive ? recipeNeed(call.command, verdict) : undefined
+    const call = prepareCall(reg.tool, exec.arguments, this.where())
+    this.prepared.keep(exec, { tool: reg.tool, call })
+    // Args that are not words, an op that names no task, a missing runner: execute refuses them unasked, and nothing runs.
+    return call.kind === 'resolved' && call.decision.kind === 'ask' ? call.decision.need : undefined
   }
 
   /**
-   * The last check in execute: a call that `tools/pre-execute` judged (and, when destructive, a
-   * person allowed) runs; any other call is judged now and refused if destructive, so no listener
-   * order nor a call made around the registry's events runs a destructive command unasked.
+   * One call of a tool, run through the harness shell: with what `tools/pre-execute` prepared when
+   * it prepared this call for this tool, and confirmed when a person allowed that very command line.
    */
-  gate(call: PlannedCall, exec: ToolExecution): void {
-    const judged = this.#judged.get(exec.callId)
-    this.#judged.delete(exec.callId)
-    if (judged === call.command) return
-    const verdict = callVerdict(call, this.live.root, this.live.book())
-    if (verdict.destructive) throw new Error(refusalText(recipeNeed(call.command, verdict), 'no person was asked to approve this call'))
-  }
-
-  #remember(callId: string, command: string): void {
-    if (this.#judged.size >= 1000) this.#judged.delete(this.#judged.keys().next().value!)
-    this.#judged.set(callId, command)
+  call(tool: PlannedTool, args: unknown, exec: ToolExecution): Promise<ToolOutcome> {
+    const kept = this.prepared.take(exec, args)
+    const asked = kept?.prepared.call
+    const allowed = (call: PlannedCall) =>
+      kept?.allowed === true && asked?.kind === 'resolved' && asked.call.command === call.command && asked.call.recipe.cwd === call.recipe.cwd
+    return runPlannedTool(tool, args, this.where(), {
+      ...(kept?.prepared.tool === tool && asked ? { prepared: asked } : {}),
+      confirmed: allowed,
+      run: (call) => runInHarnessShell(this.ctx, {
+        command: call.command,
+        cwd: resolve(this.live.root, call.recipe.cwd),
+        timeoutMs: this.config.execution.timeoutMs,
+        signal: exec.signal,
+        exec,
+      }),
+    })
   }
 
   /**
@@ -117,22 +123,15 @@ class RecipeTools {
    */
   bashApproval(args: unknown, exec?: Readonly<ToolExecution>): ApprovalNeed | undefined {
     const command = (args as { command?: unknown })?.command
-    if (typeof command !== 'string' || command.trim() === '') return undefined
-    const cwd = bashCwd(args, exec)
-    const verdict = guardedJudgement(() => judgeCommand(command, { root: this.live.root, cwd, book: this.live.book() }))
-    return verdict.destructive ? recipeNeed(command, verdict) : undefined
+    if (typeof command !== 'string') return undefined
+    const decision = decideShellCommand(command, { ...this.where(), cwd: bashCwd(args, exec) })
+    return decision.kind === 'ask' ? decision.need : undefined
   }
 
   disposeAll(): void {
     for (const reg of this.registered.values()) reg.dispose()
     this.registered.clear()
   }
-}
-
-/** What the person is asked and the model told: the command line and the gate's reason (which names the line and the word). */
-function recipeNeed(command: string, verdict: Verdict): ApprovalNeed {
-  const reason = reasonClause(verdict)
-  return { command, reason, ask: `\`${command}\` needs your approval: ${reason}.` }
 }
 
 /**
@@ -177,7 +176,7 @@ export default class CommandScout extends RecipeBookService {
     })
     const core = { config, live, tools: new RecipeTools(ctx, config, live) }
     this.core = core
-    ctx.effect(() => askBeforeRunning(ctx, (exec) => core.tools.approvalReason(exec)), 'command-scout approval')
+    ctx.effect(() => askBeforeRunning(ctx, (exec) => core.tools.approvalReason(exec), (exec) => core.tools.prepared.allow(exec)), 'command-scout approval')
     ctx.effect(() => () => {
       core.tools.disposeAll()
       void live.close()

@@ -1,26 +1,21 @@
 /**
- * Risk reaches a person: a `tools/pre-execute` listener that, for the calls `decide` names, asks
+ * Risk reaches a person: a `tools/pre-execute` listener that, for the calls its rule names, asks
  * the harness's approval service itself, so that a refusal can explain what the command does,
  * why it needs approval and how a person allows it (the registry's own refusal when no one can
  * answer, "requires approval, but no approval channel is available", says none of that).
  * Without an approval service the answer is `ask` with that explanation, which the harness turns
- * into a refusal carrying it.
+ * into a refusal carrying it. Which call asks is not decided here: book/approval.ts decides,
+ * curated/confirm.ts for curated recipes; this is how dsh asks.
+ *
+ * `PreparedCalls` hands what the listener made of a call (resolved, decided, and whether a person
+ * allowed it) to the tool's execute, so that a call is resolved and judged once.
  */
 import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-tools'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
+import type { ApprovalNeed } from '../book/approval.js'
 
-/** Why a call needs a person's approval. */
-export interface ApprovalNeed {
-  /** The command line that would run. */
-  command: string
-  /** What it does and why that is destructive, as the classifier says it (`the task "nuke" deletes ...`). */
-  reason: string
-  /** Why it is gated, when that is not "it is destructive" (a curated recipe marked for confirmation). */
-  why?: string
-  /** The question for the person, when it is worded apart from `reason` (a curated recipe's title, risk and commands). */
-  ask?: string
-}
+export type { ApprovalNeed } from '../book/approval.js'
 
 /**
  * The approval a call needs, or undefined to let it through untouched. A plain string is a
@@ -48,8 +43,11 @@ export function refusalText(need: ApprovalNeed, why: string): string {
   ].join('\n')
 }
 
-/** Registers the rule on the calling plugin's context; returns a disposer. */
-export function askBeforeRunning(ctx: Context, rule: ApprovalRule): () => void {
+/**
+ * Registers the rule on the calling plugin's context; returns a disposer. `allowed` hears of each
+ * call a person allowed, before the call goes on to run.
+ */
+export function askBeforeRunning(ctx: Context, rule: ApprovalRule, allowed: (exec: Readonly<ToolExecution>) => void = () => {}): () => void {
   return ctx.on('tools/pre-execute', async (exec, next) => {
     let need: ApprovalNeed | string | undefined
     try {
@@ -64,6 +62,7 @@ export function askBeforeRunning(ctx: Context, rule: ApprovalRule): () => void {
     const outcome = await approval.request({ agent: exec.agent, toolName: exec.name, callId: exec.callId, reason: askText(need), signal: exec.signal })
     switch (outcome) {
       case 'allowed-once':
+        allowed(exec)
         return next()
       case 'rejected':
         return { kind: 'deny', reason: `the user rejected tool "${exec.name}".\n${refusalText(need, 'the person asked (or the approval policy) said no')}` }
@@ -73,4 +72,43 @@ export function askBeforeRunning(ctx: Context, rule: ApprovalRule): () => void {
         return { kind: 'deny', reason: `tool "${exec.name}" requires approval, but no approval channel is available.\n${refusalText(need, 'this session has no one to ask (headless dsh), so it is refused')}` }
     }
   })
+}
+
+/** Calls kept at most: a call asked and denied never reaches execute, so its entry is dropped only to make room. */
+const KEPT_CALLS = 1000
+
+/**
+ * What `tools/pre-execute` made of each call (keyed by call id), for its execute: taken there only
+ * for the same arguments, so a call whose arguments changed in between is prepared again, unasked.
+ */
+export class PreparedCalls<T> {
+  readonly #calls = new Map<string, { args: string | undefined; prepared: T; allowed: boolean }>()
+
+  keep(exec: Readonly<ToolExecution>, prepared: T): void {
+    this.#calls.delete(exec.callId)
+    if (this.#calls.size >= KEPT_CALLS) this.#calls.delete(this.#calls.keys().next().value!)
+    this.#calls.set(exec.callId, { args: argsKey(exec.arguments), prepared, allowed: false })
+  }
+
+  /** A person allowed this call (askBeforeRunning's `allowed`). */
+  allow(exec: Readonly<ToolExecution>): void {
+    const kept = this.#calls.get(exec.callId)
+    if (kept) kept.allowed = true
+  }
+
+  /** The preparation of this call for these arguments, and whether a person allowed it; removed either way. */
+  take(exec: Readonly<ToolExecution>, args: unknown): { prepared: T; allowed: boolean } | undefined {
+    const kept = this.#calls.get(exec.callId)
+    this.#calls.delete(exec.callId)
+    return kept && kept.args !== undefined && kept.args === argsKey(args) ? { prepared: kept.prepared, allowed: kept.allowed } : undefined
+  }
+}
+
+/** The arguments as JSON: dsh hands a tool a frozen copy of what the listeners saw, so equal JSON is the same call. */
+function argsKey(args: unknown): string | undefined {
+  try {
+    return JSON.stringify(args ?? null)
+  } catch {
+    return undefined // matches nothing: the call is prepared again
+  }
 }

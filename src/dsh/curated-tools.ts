@@ -5,8 +5,9 @@
  * - `curated_recipe_render` renders one for this machine's platform (the Specification's JSON).
  * - `curated_recipe_run` renders it and runs the steps, then the verification, through the harness
  *   shell (`ctx.shell`, as the `bash` tool does). A recipe of risk medium or above, or marked
- *   `requires_confirmation` (confirm.ts), asks through `tools/pre-execute` with its title, risk and
- *   commands, and the run refuses to start unless that ask was made for this very call.
+ *   `requires_confirmation` (curated/confirm.ts `decideRecipeRun`), asks through `tools/pre-execute`
+ *   with its title, risk and commands, and the run refuses to start unless a person allowed this
+ *   very call. The call is rendered and decided once, there, and run with that rendering.
  *
  * The library is read on every call, so edits to a configured directory apply at once.
  */
@@ -15,14 +16,15 @@ import type { Context } from '@deepseek-ai/cordis'
 import z from '@deepseek-ai/schemastery'
 import { defineTool, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type {} from '@deepseek-ai/dsh-shell'
-import { askBeforeRunning } from './approval.js'
+import type { Decision } from '../book/approval.js'
+import { askBeforeRunning, PreparedCalls } from './approval.js'
 import { runInHarnessShell } from './shell-run.js'
 import { liveLibrary } from '../curated/live-library.js'
 import { SHIPPED_RECIPES_DIR } from '../curated/load.js'
 import { currentPlatform, renderRecipe, type RenderedRecipe } from '../curated/render.js'
 import { renderRunText, runRendered, type RunCommandLine } from '../curated/run.js'
 import { CATEGORIES, RISKS, type Library, type Platform } from '../curated/schema.js'
-import { confirmationNeed, needsConfirmation, paramsOf } from '../curated/confirm.js'
+import { decideRecipeRun, paramsOf } from '../curated/confirm.js'
 import { CURATED_DESCRIPTIONS, searchAnswer, searchText, type SearchAnswer } from '../curated/summary.js'
 
 export const name = 'command-scout-curated'
@@ -54,8 +56,8 @@ export interface CuratedToolsOptions {
   cwd?: string
   platform?: Platform
   runCommand: CommandRunner
-  /** Call ids whose confirmation was asked in `tools/pre-execute`. */
-  asked: Set<string>
+  /** Runs rendered and decided in `tools/pre-execute`, and whether a person allowed each. */
+  prepared: PreparedCalls<PreparedRun>
   /** Load the shipped library first (default true; tests of other libraries turn it off). */
   shipped?: boolean
 }
@@ -74,10 +76,22 @@ function libraryFor(o: CuratedToolsOptions): Library {
   return read()
 }
 
+/** A run call rendered for this platform and decided, or what rendering threw (execute throws it). */
+export type PreparedRun =
+  | { kind: 'rendered'; rendered: RenderedRecipe; title: string; decision: Decision }
+  | { kind: 'failed'; error: unknown }
+
+function prepareRun(library: Library, args: { id: string; params?: unknown }, platform: Platform): PreparedRun {
+  try {
+    const rendered = renderRecipe(library, args.id, { platform, params: paramsOf(args) })
+    return { kind: 'rendered', rendered, title: library.byId.get(args.id)?.title ?? args.id, decision: decideRecipeRun(library, rendered) }
+  } catch (error) {
+    return { kind: 'failed', error }
+  }
+}
+
 const text = (t: string) => [{ type: 'text' as const, text: t }]
 const JSON_OUT = { type: 'json' } as const
-
-export { confirmationReason } from '../curated/confirm.js'
 
 export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
   const platform = o.platform ?? currentPlatform()
@@ -121,36 +135,36 @@ export function curatedTools(o: CuratedToolsOptions): ToolDefinition[] {
     },
     output: { schema: JSON_OUT, render: (_args, value) => text(renderRunText(value as never)) },
     async execute(args, exec) {
-      const library = libraryFor(o)
-      const rendered = renderRecipe(library, args.id, { platform, params: paramsOf(args) })
-      const confirmed = o.asked.delete(exec.callId)
-      if (needsConfirmation(rendered) && !confirmed) {
+      const kept = o.prepared.take(exec, args)
+      const prepared = kept?.prepared ?? prepareRun(libraryFor(o), args, platform)
+      if (prepared.kind === 'failed') throw prepared.error
+      const { decision } = prepared
+      if (decision.kind === 'refuse') throw new Error(decision.reason)
+      if (decision.kind === 'ask' && kept?.allowed !== true) {
         throw new Error(`recipe \`${args.id}\` requires confirmation, and no confirmation was asked for this call; it was not run`)
       }
       const cwd = resolve(o.cwd ?? process.cwd(), args.cwd ?? '.')
-      const value = await runRendered(rendered, { title: library.byId.get(args.id)!.title, platform }, (command) => o.runCommand(command, { cwd, exec }))
+      const value = await runRendered(prepared.rendered, { title: prepared.title, platform }, (command) => o.runCommand(command, { cwd, exec }))
       return value as never
     },
   })
   return [search, render, run] as unknown as ToolDefinition[]
 }
 
-/** Marks a call as asked; the set stays small even when asks are denied and never reach execute. */
-function remember(asked: Set<string>, callId: string): void {
-  if (asked.size >= 1000) asked.delete(asked.values().next().value!)
-  asked.add(callId)
-}
-
 /** Registers the tools and the confirmation gate on `ctx`; everything is disposed with the plugin. */
-export function mountCuratedTools(ctx: Context, options: Omit<CuratedToolsOptions, 'asked'>): void {
-  const o: CuratedToolsOptions = { ...options, asked: new Set<string>(), platform: options.platform ?? currentPlatform() }
+export function mountCuratedTools(ctx: Context, options: Omit<CuratedToolsOptions, 'prepared'>): void {
+  const platform = options.platform ?? currentPlatform()
+  const o: CuratedToolsOptions = { ...options, prepared: new PreparedCalls<PreparedRun>(), platform }
   for (const tool of curatedTools(o)) ctx.effect(() => ctx.tools.register(tool), `tool ${tool.name}`)
   ctx.effect(() => askBeforeRunning(ctx, (exec) => {
     if (exec.name !== TOOL_NAMES.run) return undefined
-    const need = confirmationNeed(libraryFor(o), exec.arguments, o.platform!)
-    if (need) remember(o.asked, exec.callId)
-    return need
-  }), 'curated recipe confirmation')
+    const args = exec.arguments as { id?: unknown; params?: unknown } | undefined
+    if (typeof args?.id !== 'string') return undefined // not a call execute takes: the tool's parameters refuse it
+    const prepared = prepareRun(libraryFor(o), { id: args.id, params: args.params }, platform)
+    o.prepared.keep(exec, prepared)
+    // A call that does not render asks nothing: execute throws why it does not.
+    return prepared.kind === 'rendered' && prepared.decision.kind === 'ask' ? prepared.decision.need : undefined
+  }, (exec) => o.prepared.allow(exec)), 'curated recipe confirmation')
 }
 
 export function apply(ctx: Context, config: Config): void {

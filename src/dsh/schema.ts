@@ -4,9 +4,10 @@
  * checks, so the CLI and the harness share one source of truth.
  */
 import z from '@deepseek-ai/schemastery'
+import { collectorRow, type BuiltinSource, type CollectorOption } from '../base/collector-table.js'
 import {
-  COLLECTOR_KEYS, ConfigError, DEFAULT_CONFIG, EXPOSURES, NAMING_STYLES, RUNNERS, normalizeConfig,
-  type CollectorConfig, type CollectorKey, type Config, type ScriptsConfig,
+  COLLECTOR_KEYS, ConfigError, DEFAULT_CONFIG, EXPOSURES, NAMING_STYLES, normalizeConfig,
+  type CollectorConfig, type Config, type ScriptsConfig,
 } from '../book/config.js'
 
 const d = DEFAULT_CONFIG
@@ -53,21 +54,28 @@ export function normalizeAdapterConfig(config: unknown): Config {
   return normalizeConfig(input)
 }
 
-/** A built-in collector row's config schema (its section of the seed's `collectors`). */
-export function collectorConfigSchema(key: CollectorKey): z<CollectorConfig> {
-  const enabled = z.boolean().default(d.collectors[key].enabled).description('Collect these recipes.')
-  if (key === 'scripts') {
-    return z.object({
-      enabled,
-      runner: z.union(['auto', ...RUNNERS]).default(d.collectors.scripts.runner).description('auto | npm | yarn | pnpm | bun'),
-      lockfilePriority: z.array(String).default([...d.collectors.scripts.lockfilePriority]).description('Lockfiles probed in order by runner: auto.'),
-    }) as never
-  }
-  return z.object({ enabled }) as never
+/** One option of a collector row, as its table row declares it. */
+function optionSchema(option: CollectorOption): z<unknown> {
+  const schema = option.kind === 'choice' ? z.union([...option.choices]).default(option.default) : z.array(String).default([...option.default])
+  return schema.description(option.help) as never
+}
+
+/**
+ * A built-in collector row's config schema (its section of the seed's `collectors`): `enabled` and
+ * the options of its table row, with the defaults the config has.
+ */
+export function collectorConfigSchema(source: BuiltinSource): z<CollectorConfig> {
+  const row = collectorRow(source)
+  if (!row) throw new Error(`no built-in collector named ${source}`)
+  const options = Object.entries(row.options).map(([name, option]) => [name, optionSchema(option)] as const)
+  return z.object({
+    enabled: z.boolean().default(d.collectors[source].enabled).description('Collect these recipes.'),
+    ...Object.fromEntries(options),
+  }) as never
 }
 
 /** Final checks of a collector row's config, through the shared normalizer. */
-export function normalizeCollectorConfig(key: CollectorKey, config: unknown): CollectorConfig | ScriptsConfig {
+export function normalizeCollectorConfig(key: BuiltinSource, config: unknown): CollectorConfig | ScriptsConfig {
   try {
     return normalizeConfig({ collectors: { [key]: config ?? {} } }).collectors[key]
   } catch (error) {

@@ -3,24 +3,19 @@
  * dispatcher) as a dsh tool definition. `adapter.ts` registers them and keeps them in step with the book.
  *
  * A call's `args` are words (a list of strings), each quoted onto the command line; the dispatcher's
- * `op` is split into words the same way. Before a command runs, the adapter's gate sees the call:
- * a destructive call runs only when a person approved this very call (adapter.ts).
+ * `op` is split into words the same way. What a call does is book/run-tool.ts `runPlannedTool`,
+ * which the adapter drives (it asks dsh's approval before the body runs); here its outcome becomes
+ * what dsh expects of a tool: the value, or a refusal thrown with its text.
  */
 import { defineTool, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
-import type { RunResult } from '../book/execute.js'
-import {
-  ARGS_DESCRIPTION, missingRunnerRefusal, OP_ARGS_DESCRIPTION, OP_DESCRIPTION, plannedCall, renderRun, toolValue,
-  type PlannedCall, type PlannedTool, type RecipeToolValue,
-} from '../book/exposure.js'
-import type { Recipe } from '../book/recipe.js'
+import { ARGS_DESCRIPTION, OP_ARGS_DESCRIPTION, OP_DESCRIPTION, renderRun, type PlannedTool, type RecipeToolValue } from '../book/exposure.js'
+import type { ToolOutcome } from '../book/run-tool.js'
+import { refusalText } from './approval.js'
 
 export { renderRun, recipeToolDescription, RENDER_STREAM_CHARS, type RecipeToolValue } from '../book/exposure.js'
 
-/** Runs a command for a tool call (the adapter binds it to the harness shell). */
-export type RunRecipe = (recipe: Recipe, command: string, exec: ToolExecution) => Promise<RunResult>
-
-/** The last check before a call runs: throws, with the reason, when the call may not run. */
-export type CallGate = (call: PlannedCall, exec: ToolExecution) => void
+/** Runs one call of a planned tool (the adapter binds it to the book, the harness shell and dsh's approval). */
+export type CallTool = (tool: PlannedTool, args: unknown, exec: ToolExecution) => Promise<ToolOutcome>
 
 /** The result value's schema (the seed's `{ command, ok, exitCode, stdout, stderr, killed, durationMs }` plus where and what). */
 const OUTPUT_SCHEMA = {
@@ -48,18 +43,26 @@ const output = {
 const WORDS = (description: string) => ({ type: 'array', items: { type: 'string' }, description }) as const
 
 /**
- * A planned tool as a harness tool. Arguments that are not words, an op that names no task and a
- * runner that is not installed are refused with what to do instead; then the gate decides.
+ * A call's outcome as dsh takes it: the value, or thrown with what to do instead. Arguments that are
+ * not words and an op that names no task throw what resolving threw (ArgsError, DispatchError).
  */
-export function harnessTool(tool: PlannedTool, run: RunRecipe, gate: CallGate = () => {}): ToolDefinition {
-  const execute = async (args: unknown, exec: ToolExecution) => {
-    // plannedCall throws ArgsError (why the args are not words) or DispatchError (the task list).
-    const call = plannedCall(tool, args)
-    const missing = missingRunnerRefusal(call.recipe, call.command)
-    if (missing) throw new Error(missing)
-    gate(call, exec)
-    return toolValue(call.recipe, await run(call.recipe, call.command, exec)) as never
+export function harnessValue(outcome: ToolOutcome): RecipeToolValue {
+  switch (outcome.kind) {
+    case 'ran':
+      return outcome.value
+    case 'unresolved':
+      throw outcome.error
+    case 'refused':
+      throw new Error(outcome.reason)
+    case 'unconfirmed':
+      // Reached only when no `tools/pre-execute` ask was made for this call (a listener short-circuited the gate).
+      throw new Error(refusalText(outcome.ask.need, 'no person was asked to approve this call'))
   }
+}
+
+/** A planned tool as a harness tool; `call` decides and runs each call. */
+export function harnessTool(tool: PlannedTool, call: CallTool): ToolDefinition {
+  const execute = async (args: unknown, exec: ToolExecution) => harnessValue(await call(tool, args, exec)) as never
   if (tool.kind === 'recipe') {
     return defineTool({
       name: tool.name,

@@ -6,13 +6,14 @@
  *   threshold, else one dispatcher tool with the `op` grammar; the same descriptions; runs through
  *   runCommand (cwd, timeout, whole tree killed, streams capped). `args` are words, each quoted onto
  *   the command line (a string is split as a shell would, and refused if it holds an operator, a
- *   newline or a substitution). The gate (book/risk) judges every call with its words: a destructive
- *   one runs only with `confirm: true`, which a tool whose plain call is destructive requires; the
- *   annotations say what the body does (`destructiveHint`).
+ *   newline or a substitution). Each call runs through book/run-tool.ts: book/approval.ts decides it
+ *   with its words, and one that asks runs only with `confirm: true`, which a tool whose plain call
+ *   is destructive requires; the annotations say what the body does (`destructiveHint`).
  *   Runs report progress when the client asks for it and stop (tree killed) when it cancels.
  *   The list follows the manifests (LiveBook): a change sends `notifications/tools/list_changed`.
  * - The curated recipes: search, render, and (only with `allowRecipeRun`) run; a recipe of risk
- *   medium or above, or marked for confirmation, runs only with `confirm: true` (curated/confirm.ts);
+ *   medium or above, or marked for confirmation, runs only with `confirm: true` (curated/confirm.ts
+ *   `decideRecipeRun`);
  *   each recipe is also a resource (`command-scout://recipes/<id>`, its definition as JSON).
  * - Prompts (prompts.ts), built from the same book and plan: how to build, test and lint the
  *   repository, what to run before a commit, one per curated category; their arguments complete
@@ -28,16 +29,15 @@ import {
   type CallToolResult, type ServerNotification, type ServerRequest, type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
+import { formatsSentence } from '../base/collector-table.js'
 import { BUILTIN_COLLECTORS } from '../collectors/index.js'
 import type { Config } from '../book/config.js'
 import { runCommand, type RunResult } from '../book/execute.js'
-import {
-  ARGS_DESCRIPTION, callVerdict, missingRunnerRefusal, OP_ARGS_DESCRIPTION, OP_DESCRIPTION, plannedCall, planTools, reasonClause,
-  renderRun, toolValue, type PlannedCall, type PlannedTool,
-} from '../book/exposure.js'
-import type { Verdict } from '../book/risk/index.js'
+import { reasonClause } from '../book/approval.js'
+import { ARGS_DESCRIPTION, OP_ARGS_DESCRIPTION, OP_DESCRIPTION, planTools, renderRun, type PlannedTool } from '../book/exposure.js'
+import { runPlannedTool, type ToolOutcome } from '../book/run-tool.js'
 import { bookCollector, LiveBook } from '../book/live-book.js'
-import { confirmationRefusal, needsConfirmation, paramsOf } from '../curated/confirm.js'
+import { decideRecipeRun, paramsOf } from '../curated/confirm.js'
 import { liveLibrary } from '../curated/live-library.js'
 import { SHIPPED_RECIPES_DIR } from '../curated/load.js'
 import { currentPlatform, RecipeRenderError, renderRecipe } from '../curated/render.js'
@@ -190,12 +190,23 @@ function curatedTools(platform: Platform, allowRun: boolean): Tool[] {
   return tools
 }
 
-/** A destructive call without `confirm: true`: what would run, why it needs a person, and how they allow it. */
-function confirmRefusal(command: string, verdict: Verdict): string {
-  return [
-    `Not run: \`${command}\` needs a person's yes: ${reasonClause(verdict)}.`,
-    'To run it, ask the user, and call again with "confirm": true once they agreed. Do not look for another way around this check.',
-  ].join('\n')
+/**
+ * A command call's outcome as an MCP result. A call that asks and came without `confirm: true` gets
+ * the decision's refusal: what would run, why it needs a person, and how they allow it.
+ */
+function commandResult(outcome: ToolOutcome): CallToolResult {
+  switch (outcome.kind) {
+    case 'ran':
+      return textResult(renderRun(outcome.value), !outcome.value.ok, outcome.value as never)
+    case 'unresolved':
+      // An op that names no task (the message lists them), or args that are not words (it says why).
+      return textResult(`Not run: ${outcome.reason}`, true)
+    case 'refused':
+      // A runner that is not installed can't run it, confirmed or not: it says which and how to install it.
+      return textResult(`Not run: ${outcome.reason}.`, true)
+    case 'unconfirmed':
+      return textResult(outcome.ask.confirmRefusal, true)
+  }
 }
 
 const textResult = (text: string, isError = false, structured?: Record<string, unknown>): CallToolResult => ({
@@ -259,7 +270,7 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
     { name: SERVER_NAME, version: options.version },
     {
       capabilities: { tools: { listChanged: true }, resources: {}, prompts: { listChanged: true }, completions: {} },
-      instructions: 'Tools of this server run the commands the repository declares (Makefile, package.json scripts, justfile, deno tasks, Cargo, Taskfile) in their own directories, and find, render or run vetted how-to recipes. A call that deletes, overwrites, publishes or deploys runs only with "confirm": true: ask the user before passing it. Arguments are words (a list of strings), never shell code.',
+      instructions: `Tools of this server run the commands the repository declares (${formatsSentence()}) in their own directories, and find, render or run vetted how-to recipes. A call that deletes, overwrites, publishes or deploys runs only with "confirm": true: ask the user before passing it. Arguments are words (a list of strings), never shell code.`,
     },
   )
 
@@ -306,22 +317,11 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
   }
 
   async function callCommandTool(tool: PlannedTool, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
-    let call: PlannedCall
-    try {
-      call = plannedCall(tool, args)
-    } catch (error) {
-      // An op that names no task (the message lists them), or args that are not words (it says why).
-      return textResult(`Not run: ${(error as Error).message}`, true)
-    }
-    const { recipe, command } = call
-    // A runner that is not installed can't run it, confirmed or not: say which and how to install it.
-    const missing = missingRunnerRefusal(recipe, command)
-    if (missing) return textResult(`Not run: ${missing}.`, true)
-    // Judged now, with this call's words: words can make a harmless tool destructive (`make clean DIR=src`).
-    const verdict = callVerdict(call, live.root, live.book())
-    if (verdict.destructive && args.confirm !== true) return textResult(confirmRefusal(command, verdict), true)
-    const value = toolValue(recipe, await run(command, resolve(live.root, recipe.cwd), extra))
-    return textResult(renderRun(value), !value.ok, value as never)
+    // The person's yes is `confirm: true` on the call itself (the client asked them first).
+    return commandResult(await runPlannedTool(tool, args, { root: live.root, book: live.book() }, {
+      confirmed: () => args.confirm === true,
+      run: (call) => run(call.command, resolve(live.root, call.recipe.cwd), extra),
+    }))
   }
 
   async function callCurated(name: string, args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> {
@@ -336,7 +336,9 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
       const target = name === CURATED_TOOL_NAMES.render ? (args.platform as Platform | undefined) ?? platform : platform
       const rendered = renderRecipe(lib, id, { platform: target, params: paramsOf(args) })
       if (name === CURATED_TOOL_NAMES.render) return textResult(JSON.stringify(rendered, null, 2), false, rendered as never)
-      if (needsConfirmation(rendered) && args.confirm !== true) return textResult(confirmationRefusal(lib, rendered), true)
+      const decision = decideRecipeRun(lib, rendered)
+      if (decision.kind === 'refuse') return textResult(`Not run: ${decision.reason}.`, true)
+      if (decision.kind === 'ask' && args.confirm !== true) return textResult(decision.confirmRefusal, true)
       const cwd = resolve(live.root, typeof args.cwd === 'string' ? args.cwd : '.')
       const value = await runRendered(rendered, { title: lib.byId.get(id)!.title, platform }, (command) => run(command, cwd, extra))
       return textResult(renderRunText(value), !value.ok, value as never)

@@ -297,7 +297,8 @@ export async function packPackage(dest) {
   return join(dest, r.stdout.trim().split('\n').at(-1))
 }
 
-export const COLLECTOR_ROWS = ['make', 'scripts', 'just', 'deno', 'cargo', 'task', 'go', 'python', 'composer', 'vscode', 'cmake', 'mise', 'nx']
+/** The built-in collectors' row names (`command-scout-<source>`), from the collector table as built. */
+export const COLLECTOR_ROWS = [...(await import('../../dist/src/base/collector-table.js')).BUILTIN_SOURCES]
 
 /**
  * The overlay that loads the bundle in place from a checkout (no packaging): the same rows and

@@ -115,5 +115,5 @@ test('args: words pass, shell text is refused with the reason', () => {
     assert.throws(() => callWords(text), (e) => e instanceof ArgsError && why.test(e.message) && /as a list/.test(e.message), text)
   }
   assert.throws(() => callWords([1]), ArgsError)
-  assert.equal(commandWithWords({ command: 'npm run x', argsSeparator: '--' }, ['a b', "it's", '--flag']), "npm run x -- 'a b' \"it's\" --flag")
+  assert.equal(commandWithWords({ command: 'npm run x', argsSeparator: '--' }, ['a b', "it's", '--flag']), "npm run x -- 'a b' 'it'\\''s' --flag")
 })

@@ -1,0 +1,174 @@
+// What the harness needs of each built-in collector, written from the collector table
+// (src/base/collector-table.ts, compiled to dist/), so that a new collector is one row there:
+//
+//   node scripts/collector-rows.mjs           after tsc (npm run build): the row modules in dist/
+//   node scripts/collector-rows.mjs --write   also the checked-in files: cordis.patch.yml's
+//                                             collector rows and package.json's exports
+//   node scripts/collector-rows.mjs --check   exit 1 when the checked-in files are not current
+//
+// The row modules: `dist/src/dsh/collectors/<source>.js`, the collector as a plugin
+// (src/dsh/collector-plugin.ts), and `dist/src/dsh/entries/collectors/<source>.js`, the entry the
+// harness loads as `dsh-command-scout/collectors/<source>`: it makes this package share the
+// harness's `@deepseek-ai/*` first (src/dsh/host-peers.ts), then loads the plugin (a static import
+// would load it before the hook exists). The two folders are this script's: any other file in
+// them is removed. test/unit/collector-table.test.mjs checks all of it against the table.
+import { randomBytes } from 'node:crypto'
+import { constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const TABLE = join(ROOT, 'dist/src/base/collector-table.js')
+export const PLUGIN_DIR = 'dist/src/dsh/collectors'
+export const ENTRY_DIR = 'dist/src/dsh/entries/collectors'
+const GENERATED = 'Written by scripts/collector-rows.mjs from the collector table (src/base/collector-table.ts); edit the table, not this file.'
+
+/** The collector table as built (run tsc first). */
+export async function loadTable() {
+  if (!existsSync(TABLE)) throw new Error(`${TABLE} is not built yet; run tsc -p tsconfig.json first`)
+  return (await import(pathToFileURL(TABLE).href)).COLLECTOR_TABLE
+}
+
+/** The row modules of every collector: { path (relative to the root), text }. */
+export function rowModules(table) {
+  return table.flatMap(({ source }) => [
+    {
+      path: `${PLUGIN_DIR}/${source}.js`,
+      text: `// The ${source} collector as a plugin row. ${GENERATED}\nimport { builtinCollectorPlugin } from '../collector-plugin.js'\n\n`
+        + `export default await builtinCollectorPlugin(${JSON.stringify(source)})\n`,
+    },
+    { path: `${PLUGIN_DIR}/${source}.d.ts`, text: `declare const plugin: import('../collector-plugin.js').CollectorPlugin\nexport default plugin\n` },
+    {
+      path: `${ENTRY_DIR}/${source}.js`,
+      text: `// \`dsh-command-scout/collectors/${source}\`: the ${source} collector's row entry (see ../adapter.js). ${GENERATED}\n`
+        + `import { shareHostPeers } from '../../host-peers.js'\n\nshareHostPeers()\n`
+        + `const collector = await import('../../collectors/${source}.js')\nexport default collector.default\n`,
+    },
+    { path: `${ENTRY_DIR}/${source}.d.ts`, text: `declare const plugin: import('../../collector-plugin.js').CollectorPlugin\nexport default plugin\n` },
+  ])
+}
+
+/** package.json's `exports` entry of each collector, in the table's order. */
+export function collectorExports(table) {
+  return Object.fromEntries(table.map(({ source }) => [`./collectors/${source}`, {
+    types: `./${ENTRY_DIR}/${source}.d.ts`,
+    default: `./${ENTRY_DIR}/${source}.js`,
+  }]))
+}
+
+/** package.json's text with its collector exports made current (in place of the old ones, or before ./cordis.patch.yml). */
+export function currentPackageJson(text, table) {
+  const pkg = JSON.parse(text)
+  const exports = {}
+  let placed = false
+  const place = () => {
+    if (!placed) Object.assign(exports, collectorExports(table)), (placed = true)
+  }
+  for (const [key, value] of Object.entries(pkg.exports ?? {})) {
+    if (key.startsWith('./collectors/')) place()
+    else {
+      if (key === './cordis.patch.yml') place()
+      exports[key] = value
+    }
+  }
+  place()
+  return `${JSON.stringify({ ...pkg, exports }, null, 2)}\n`
+}
+
+export const PATCH_BEGIN = '    # The built-in collectors, one row each, written from the collector table (src/base/collector-table.ts)'
+const PATCH_BEGIN_2 = '    # by `node scripts/collector-rows.mjs --write`: edit the table, not these rows.'
+export const PATCH_END = '    # (end of the built-in collectors)'
+
+/** A YAML scalar as the layer writes it: plain when that reads back as the same string. */
+function scalar(value) {
+  return /^[A-Za-z0-9][A-Za-z0-9._/-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~|[0-9.]+)$/i.test(value) ? value : JSON.stringify(value)
+}
+
+/** One config line, its comment (the choices of a choice option) in the layer's comment column. */
+function configLine(name, value, comment) {
+  const line = `        ${name}: ${value}`
+  return comment ? `${line.padEnd(34)}# ${comment}` : line
+}
+
+/** The collector rows of cordis.patch.yml, markers included. */
+export function patchRows(table) {
+  const lines = [PATCH_BEGIN, PATCH_BEGIN_2]
+  for (const { source, options } of table) {
+    lines.push(`    - id: command-scout-${source}`, `      name: dsh-command-scout/collectors/${source}`, '      config:', configLine('enabled', 'true'))
+    for (const [name, option] of Object.entries(options)) {
+      if (option.kind === 'choice') lines.push(configLine(name, scalar(option.default), option.choices.join(' | ')))
+      else lines.push(configLine(name, `[${option.default.map(scalar).join(', ')}]`))
+    }
+  }
+  lines.push(PATCH_END)
+  return lines.join('\n')
+}
+
+/** cordis.patch.yml's text with its collector rows made current (between the markers). */
+export function currentPatchLayer(text, table) {
+  const lines = text.split('\n')
+  const begin = lines.indexOf(PATCH_BEGIN)
+  const end = lines.indexOf(PATCH_END)
+  if (begin < 0 || end < begin) throw new Error(`cordis.patch.yml has no block between "${PATCH_BEGIN.trim()}" and "${PATCH_END.trim()}"`)
+  return [...lines.slice(0, begin), patchRows(table), ...lines.slice(end + 1)].join('\n')
+}
+
+/**
+ * Unchanged, a file is left alone (a running harness may be loading it); changed, it is replaced
+ * whole, through a temporary file made exclusively (never through a link planted at its name).
+ */
+function replaceIfChanged(file, content) {
+  let before
+  try {
+    before = readFileSync(file, 'utf8')
+  } catch {}
+  if (before === content) return false
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  writeFileSync(tmp, content, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW })
+  try {
+    renameSync(tmp, file)
+  } catch (error) {
+    rmSync(tmp, { force: true })
+    throw error
+  }
+  return true
+}
+
+/** Writes the row modules; removes anything else in their folders (earlier builds' modules, maps). */
+export function writeRowModules(table, root = ROOT) {
+  const modules = rowModules(table)
+  const wanted = new Set(modules.map((m) => join(root, m.path)))
+  for (const dir of [PLUGIN_DIR, ENTRY_DIR]) {
+    mkdirSync(join(root, dir), { recursive: true })
+    for (const name of readdirSync(join(root, dir))) {
+      if (!wanted.has(join(root, dir, name))) rmSync(join(root, dir, name), { recursive: true, force: true })
+    }
+  }
+  for (const m of modules) replaceIfChanged(join(root, m.path), m.text)
+}
+
+/** The checked-in files that are not what the table makes: [{ file, text }] with the current text. */
+export function staleCheckedIn(table, root = ROOT) {
+  const files = [['cordis.patch.yml', currentPatchLayer], ['package.json', currentPackageJson]]
+  return files.flatMap(([file, current]) => {
+    const text = readFileSync(join(root, file), 'utf8')
+    const wanted = current(text, table)
+    return wanted === text ? [] : [{ file, text: wanted }]
+  })
+}
+
+async function main(args) {
+  const table = await loadTable()
+  if (args.includes('--check')) {
+    const stale = staleCheckedIn(table)
+    for (const { file } of stale) console.error(`${file} is not current with the collector table; run node scripts/collector-rows.mjs --write`)
+    return stale.length ? 1 : 0
+  }
+  writeRowModules(table)
+  if (args.includes('--write')) {
+    for (const { file, text } of staleCheckedIn(table)) replaceIfChanged(join(ROOT, file), text), console.log(`wrote ${file}`)
+  }
+  return 0
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) process.exitCode = await main(process.argv.slice(2))
