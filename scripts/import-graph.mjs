@@ -20,7 +20,7 @@ export const LAYERS = [
   ['skills'],
   ['dsh', 'mcp', 'serve'],
   ['kitchen'],
-  ['chef', 'cook'],
+  ['chef', 'cook', 'serve/kitchen'],
   ['cli'],
   ['main'],
 ]

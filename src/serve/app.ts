@@ -3,8 +3,10 @@
  * out need no router or middleware, a framework would add dependencies and per-request work, and the
  * benchmark's baseline (a bare node:http handler) then measures exactly what this code adds.
  *
- * Routes: the API (api.ts, openapi.ts), the pages (pages.ts) and their two assets. Every page is
- * served with a Content-Security-Policy that allows this origin only, so nothing loads from elsewhere.
+ * Routes: the API (api.ts, openapi.ts), the pages (pages.ts) and their assets; with a kitchen, its
+ * board under /kitchen and /api/v1/kitchen (src/serve/kitchen/, handed in as a `KitchenSurface`, so
+ * this module reads no kitchen). Every page is served with a Content-Security-Policy that allows
+ * this origin only, so nothing loads from elsewhere.
  *
  * Who may ask: a request whose Host header names another host than the server's own (`hosts`:
  * the address it listens on, by number or as localhost) is answered 421, so a web page whose DNS
@@ -37,7 +39,24 @@ export interface AppOptions {
    * that call the handler without a server).
    */
   hosts?: ReadonlySet<string> | (() => ReadonlySet<string>)
+  /** The kitchen board, when the server was started with --kitchen. */
+  kitchen?: KitchenSurface
 }
+
+/** What the kitchen board answers to a GET under /kitchen or /api/v1/kitchen; this module writes it. */
+export type KitchenAnswer =
+  | { kind: 'json'; answer: ApiAnswer }
+  | { kind: 'page'; status: number; html: string }
+  | { kind: 'text'; status: number; type: string; body: string | Buffer; headers?: Record<string, string> }
+  /** An event stream: `open` starts it on the response, false when too many are open (then `busy` is the answer). */
+  | { kind: 'stream'; open(res: ServerResponse): boolean; busy(): ApiAnswer }
+
+export interface KitchenSurface {
+  answer(path: string, query: URLSearchParams, req: IncomingMessage): Promise<KitchenAnswer>
+  close(): void
+}
+
+const isKitchenPath = (path: string) => /^\/(api\/v1\/)?kitchen(\/|$)/.test(path)
 
 /** A path segment decoded, or undefined when its %-escapes are malformed (`%E0%A4%A`). */
 function decodeSegment(segment: string): string | undefined {
@@ -56,7 +75,9 @@ export function hostKey(host: string): string {
 
 const WEB_DIR = new URL('../../../web/', import.meta.url)
 const ASSETS: Record<string, { type: string; body: Buffer }> = Object.fromEntries(
-  [['app.js', 'text/javascript; charset=utf-8'], ['style.css', 'text/css; charset=utf-8']].map(([name, type]) => [`/assets/${name}`, { type: type!, body: readFileSync(fileURLToPath(new URL(name!, WEB_DIR))) }]),
+  [['app.js', 'text/javascript; charset=utf-8'], ['style.css', 'text/css; charset=utf-8'],
+    ['kitchen.js', 'text/javascript; charset=utf-8'], ['kitchen.css', 'text/css; charset=utf-8']]
+    .map(([name, type]) => [`/assets/${name}`, { type: type!, body: readFileSync(fileURLToPath(new URL(name!, WEB_DIR))) }]),
 )
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
@@ -103,8 +124,26 @@ async function readJson(req: IncomingMessage): Promise<{ value: unknown } | ApiA
   }
 }
 
+/** The kitchen board's paths: GET only, and 404 when the server has no kitchen. */
+async function serveKitchen(kitchen: KitchenSurface | undefined, req: IncomingMessage, res: ServerResponse, url: URL, api: boolean): Promise<void> {
+  const method = req.method ?? 'GET'
+  if (method !== 'GET' && method !== 'HEAD') {
+    return api ? sendJson(res, notAllowed('GET')) : send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed\n', { allow: 'GET' })
+  }
+  if (!kitchen) {
+    if (!api) return sendPage(res, 404, notFoundPage(url.pathname))
+    return sendJson(res, error(404, 'NO_KITCHEN', 'this server serves no kitchen; start it with `command-scout serve --kitchen [DIR]`'))
+  }
+  const a = await kitchen.answer(url.pathname, url.searchParams, req)
+  if (a.kind === 'json') return sendJson(res, a.answer)
+  if (a.kind === 'page') return sendPage(res, a.status, a.html)
+  if (a.kind === 'text') return send(res, a.status, a.type, a.body, { 'cache-control': 'no-store', ...a.headers })
+  if (method === 'HEAD') return send(res, 200, 'text/event-stream; charset=utf-8', '', { 'cache-control': 'no-store' })
+  if (!a.open(res)) return sendJson(res, a.busy())
+}
+
 export function createApp(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const openapi = JSON.stringify(openApiDocument(options.version))
+  const openapi = JSON.stringify(openApiDocument(options.version, { kitchen: options.kitchen !== undefined }))
   const allowed = (): ReadonlySet<string> | undefined => (typeof options.hosts === 'function' ? options.hosts() : options.hosts)
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/'
@@ -134,6 +173,7 @@ export function createApp(options: AppOptions): (req: IncomingMessage, res: Serv
     }
     const method = req.method ?? 'GET'
     const readOnly = method === 'GET' || method === 'HEAD'
+    if (isKitchenPath(path)) return serveKitchen(options.kitchen, req, res, url, api)
     if (path.startsWith('/api/')) {
       if (path === '/api/v1/openapi.json') return readOnly ? send(res, 200, 'application/json; charset=utf-8', openapi) : sendJson(res, notAllowed('GET'))
       if (path === '/api/v1/recipes') return sendJson(res, readOnly ? searchRecipes(options.library(), url.searchParams) : notAllowed('GET'))

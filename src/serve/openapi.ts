@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of the recipe API, served at `/api/v1/openapi.json`. Its schemas are
+ * The OpenAPI 3.1 document of the recipe API (and the kitchen board's), served at `/api/v1/openapi.json`. Its schemas are
  * strict (`additionalProperties: false`), so the test that validates every answer against it catches
  * a field added or renamed on one side only.
  */
@@ -47,15 +47,127 @@ export const SCHEMAS = {
   }),
 }
 
+// ---------------------------------------------------------------- the kitchen board (served with --kitchen)
+
+const int = { type: 'integer' } as const
+const count = { type: 'integer', minimum: 0 } as const
+const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] })
+const BOARD_STATES = ['waiting', 'cooking', 'needs_decision', 'done', 'failed', 'closed']
+const ENTRY_KINDS = ['start', 'prompt', 'message', 'assistant', 'tool', 'output', 'error', 'report', 'end', 'cut']
+const LOG_TYPES = ['prompt', 'launch', 'fetched', 'stop', 'hold', 'notified', 'launch_failed', 'closed']
+
+export const KITCHEN_SCHEMAS = {
+  KitchenEntry: strict({ at: nullable(int), kind: { type: 'string', enum: ENTRY_KINDS }, text: str }),
+  KitchenTaskRow: strict({
+    id: str, title: str, project: str, state: { type: 'string', enum: BOARD_STATES }, detail: str, since: nullable(int),
+    model: nullable(str), models: strings, fallbacks: { type: 'array', items: strict({ run: int, model: str, error: str }) },
+    branch: str, baseBranch: str, ahead: nullable(count), tip: nullable(str), tipSource: nullable({ type: 'string', enum: ['clone', 'project'] }),
+    branchProblem: nullable(str),
+    run: nullable(int), lines: { type: 'array', items: ref('KitchenEntry') }, verify: nullable(strict({ passed: { type: 'boolean' }, command: str, at: int })),
+    pending: count, createdAt: nullable(int), live: { type: 'boolean' },
+  }),
+  KitchenTaskList: strict({
+    kitchen: str, present: { type: 'boolean' }, total: count,
+    page: { type: 'integer', minimum: 1 }, per: { type: 'integer', minimum: 1 }, pages: { type: 'integer', minimum: 1 },
+    state: { type: 'string', enum: BOARD_STATES }, counts: strict(Object.fromEntries(BOARD_STATES.map((s) => [s, count]))),
+    tasks: { type: 'array', items: ref('KitchenTaskRow') }, broken: { type: 'array', items: strict({ id: str, reason: str }) }, problems: strings, cursor: str,
+  }, ['kitchen', 'present', 'total', 'page', 'per', 'pages', 'counts', 'tasks', 'broken', 'problems', 'cursor']),
+  KitchenTask: strict({
+    task: ref('KitchenTaskRow'), brief: str, taskDir: str, worktree: str, project: strict({ name: str, path: nullable(str) }),
+    runs: {
+      type: 'array',
+      items: strict({
+        n: int, model: nullable(str), startedAt: nullable(int), settledAt: nullable(int), lines: count, bad: count, size: count,
+        report: nullable(strict({ status: str, summary: str })),
+        providerError: nullable(str), runnerError: nullable(str), readError: nullable(str), errTail: str,
+        prompt: nullable(strict({ text: str, cut: { type: 'boolean' } })), entries: nullable({ type: 'array', items: ref('KitchenEntry') }),
+      }),
+    },
+    log: { type: 'array', items: strict({ at: int, type: { type: 'string', enum: LOG_TYPES }, text: str }) },
+    messages: { type: 'array', items: strict({ at: int, state: { type: 'string', enum: ['waiting', 'delivered'] }, text: str, cut: { type: 'boolean' } }) },
+    problems: strings,
+    commands: strict({
+      chef: { type: 'array', items: strict({ action: { type: 'string', enum: ['send', 'stop', 'close'] }, command: str, what: str }) },
+      shell: { type: 'array', items: strict({ what: str, command: str }) },
+    }),
+    diff: strict({
+      tip: nullable(str), baseTip: nullable(str), source: nullable({ type: 'string', enum: ['clone', 'project'] }), bytes: count, cut: { type: 'boolean' },
+      files: { type: 'array', items: strict({ path: str, status: str, added: count, removed: count }) }, problem: str,
+    }, ['tip', 'baseTip', 'source', 'bytes', 'cut', 'files']),
+  }),
+}
+
 const json = (schema: unknown) => ({ 'application/json': { schema } })
 const answer = (description: string, schema: unknown) => ({ description, content: json(schema) })
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), answer({ 400: 'Bad request: the parameter at fault is named', 403: 'A request from another origin (its Origin header)', 404: 'Unknown recipe or path', 405: 'Method not allowed (see the Allow header)', 413: 'Body too large', 414: 'Request target too long', 415: 'Content type is not application/json', 421: 'The Host header names another host than this server' }[c]!, ref('Error'))]))
+const ERRORS: Record<number, string> = {
+  400: 'Bad request: the parameter at fault is named', 403: 'A request from another origin (its Origin header)', 404: 'Unknown recipe, task or path',
+  405: 'Method not allowed (see the Allow header)', 413: 'Body too large', 414: 'Request target too long', 415: 'Content type is not application/json',
+  421: 'The Host header names another host than this server', 503: 'Too many event streams are open (see Retry-After)',
+}
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [String(c), answer(ERRORS[c]!, ref('Error'))]))
+const taskIdParam = {
+  name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*-[1-9][0-9]{0,8}$' },
+  description: 'Task id, e.g. api-7 (a project name, a dash, a number)',
+}
+
+/** The kitchen board's paths, in the document of a server started with --kitchen. */
+const KITCHEN_PATHS = {
+  '/api/v1/kitchen/tasks': {
+    get: {
+      summary: "The kitchen's tasks, open ones first, newest first (only with --kitchen)",
+      parameters: [
+        { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100000 } },
+        { name: 'per', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200 }, description: 'Tasks per page (default 50)' },
+        { name: 'state', in: 'query', schema: { type: 'string', enum: BOARD_STATES } },
+      ],
+      responses: {
+        200: answer('One page of tasks; texts a cook or model wrote have control and bidi characters escaped', ref('KitchenTaskList')),
+        ...errors(400, 403, 405, 414, 421),
+      },
+    },
+  },
+  '/api/v1/kitchen/tasks/{id}': {
+    get: {
+      summary: 'One task: its row, brief, runs, log, messages and a summary of its diff',
+      parameters: [taskIdParam],
+      responses: { 200: answer('The task', ref('KitchenTask')), ...errors(400, 403, 404, 405, 414, 421) },
+    },
+  },
+  '/api/v1/kitchen/tasks/{id}/diff': {
+    get: {
+      summary: "The task branch's diff against its base (git diff base...branch), as git wrote it",
+      description: 'The bytes git printed, unescaped (a patch `git apply` takes); at most 4 MiB, X-Diff-Truncated says when cut. '
+        + 'The tip is the cook\'s clone\'s when it has commits the project does not have yet.',
+      parameters: [taskIdParam],
+      responses: { 200: { description: 'The unified diff', content: { 'text/plain': { schema: str } } }, ...errors(400, 403, 404, 405, 414, 421) },
+    },
+  },
+  '/api/v1/kitchen/events': {
+    get: {
+      summary: 'Server-sent events of the board: task (added or changed; data {id, added, previous, row, html}), '
+        + 'lines (run entries appended; {id, run, lines, html, skipped}), removed ({id, previous}), kitchen ({present}), reset (load again)',
+      parameters: [
+        { name: 'task', in: 'query', schema: taskIdParam.schema, description: 'Only the events of this task' },
+        {
+          name: 'since', in: 'query', schema: { type: 'string', pattern: '^[0-9a-f]{8}-[0-9]{1,15}$' },
+          description: 'The last event id seen (a page gives the cursor it was rendered at); Last-Event-ID wins',
+        },
+      ],
+      responses: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: str } } }, ...errors(400, 403, 405, 414, 421, 503) },
+    },
+  },
+}
 const idParam = { name: 'id', in: 'path', required: true, schema: str, description: 'Recipe id, e.g. git.undo_last_commit' }
 
-export function openApiDocument(version: string) {
+/** The document; the kitchen board's paths and schemas are in it when the server serves a kitchen. */
+export function openApiDocument(version: string, options: { kitchen?: boolean } = {}) {
   return {
     openapi: '3.1.0',
-    info: { title: 'command-scout recipes', version, description: 'Curated how-to recipes: search, read and render them for a platform (Recipe Specification v0.1), and the commands a repository declares.' },
+    info: {
+      title: 'command-scout recipes', version,
+      description: 'Curated how-to recipes: search, read and render them for a platform (Recipe Specification v0.1), '
+        + 'the commands a repository declares, and a kitchen\'s board (read-only).',
+    },
     paths: {
       '/api/v1/recipes': {
         get: {
@@ -84,7 +196,8 @@ export function openApiDocument(version: string) {
       '/api/v1/commands': {
         get: { summary: "The repository's commands (only when the server was started with --root)", responses: { 200: answer('The scan, as `command-scout scan --format json`', ref('ScanReport')), ...errors(403, 404, 405, 414, 421) } },
       },
+      ...(options.kitchen ? KITCHEN_PATHS : {}),
     },
-    components: { schemas: SCHEMAS },
+    components: { schemas: options.kitchen ? { ...SCHEMAS, ...KITCHEN_SCHEMAS } : SCHEMAS },
   }
 }

@@ -7,7 +7,7 @@ import { discover } from '../book/discover.js'
 import { watchedLibrary } from '../curated/live-library.js'
 import { SHIPPED_RECIPES_DIR } from '../curated/load.js'
 import { scanReport } from '../book/report.js'
-import { createApp, hostKey } from './app.js'
+import { createApp, hostKey, type KitchenSurface } from './app.js'
 
 export interface ServeOptions {
   host?: string
@@ -21,6 +21,8 @@ export interface ServeOptions {
   /** Serve this repository's commands too; scanned on each request, so the page is always current. */
   root?: string
   config?: ConfigInput
+  /** The kitchen board (src/serve/kitchen/ `kitchenRoutes`); closed with the server. */
+  kitchen?: KitchenSurface
 }
 
 export interface RunningServer {
@@ -75,6 +77,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     library: library.read,
     version: options.version,
     hosts: () => hosts?.() ?? new Set(),
+    ...(options.kitchen ? { kitchen: options.kitchen } : {}),
     ...(root ? { commands: () => { const r = discover(root, options.config ?? {}); return scanReport(r) } } : {}),
   })
   const server = createServer(app)
@@ -89,6 +92,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     })
   } catch (error) {
     await library.close() // the watcher would keep the process alive after a failed start
+    options.kitchen?.close()
     throw error
   }
   const { port } = server.address() as AddressInfo
@@ -100,6 +104,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     bound: `http://${inUrl(host)}:${port}/`,
     loopback: isLoopback(host),
     close: () => new Promise((resolve) => {
+      options.kitchen?.close() // its event streams end before the connections go
       server.closeAllConnections()
       server.close(() => void library.close().then(resolve))
     }),
