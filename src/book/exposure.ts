@@ -21,11 +21,8 @@ import { RecipeBook, RESERVED_TOOL_NAMES } from './recipe-book.js'
 import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './dispatcher.js'
 import { missingExecutable, missingRunnerNote, onPath } from './runners.js'
 
-export { installHint, missingRunnerNote, missingRunnerRefusal } from './runners.js'
-// Which call asks and why is approval.ts's; the plan's word on each tool comes from there too.
-export { guardedJudgement, plannedVerdict, reasonClause } from './approval.js'
-// The dispatcher's grammar is harness-free too; other surfaces take it from here.
-export { DispatchError, dispatchTasks, dispatcherDescription, PROMPT_TASK_CHARS, resolveOp, taskToken, type DispatchTask } from './dispatcher.js'
+// What `plannedCall` throws for an op that names no task; every other binding is taken from the module that defines it.
+export { DispatchError } from './dispatcher.js'
 
 /** The dispatcher tool's preferred name (the recipe-tool contract's). */
 export const DISPATCHER_NAME = 'recipe'

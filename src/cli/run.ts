@@ -1,16 +1,16 @@
 /**
  * `command-scout run NAME`: runs one discovered command in its directory, streaming its output.
- * ARGS are words, each quoted onto the command line. The gate (book/risk) judges the call first: a
- * destructive one runs only with a person's yes, asked on the terminal (y/N on stderr, the answer
- * read from stdin), or given beforehand with --yes; with neither it is refused (exit 2).
+ * ARGS are words, each quoted onto the command line. The call is decided first as every face decides
+ * it (book/approval.ts `decideCall`): a missing runner refuses it (exit 127); one the gate judges
+ * destructive runs only with a person's yes, asked on the terminal (y/N on stderr, the answer read
+ * from stdin), or given beforehand with --yes; with neither it is refused (exit 2).
  */
 import { readSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { commandWithWords, judgeRecipeCall } from '../book/risk/index.js'
+import { decideCall } from '../book/approval.js'
+import { commandWithWords } from '../book/risk/index.js'
 import { EXIT_BROKEN_PIPE, outputOptions, watchRun } from '../base/process.js'
 import { discover } from '../book/discover.js'
-import { guardedJudgement, reasonClause } from '../book/exposure.js'
-import { missingRunnerRefusal } from '../book/runners.js'
 import { isTerminal } from './terminal.js'
 import { visibleLine } from '../base/visible-text.js'
 import { findRecipe, RecipeNotFound } from './find-recipe.js'
@@ -65,12 +65,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const recipe = await find(() => findRecipe(result, config.naming.style, positionals[0]!), io)
   const command = commandWithWords(recipe, extra)
   const cwd = resolve(result.root, recipe.cwd)
-  // A missing runner gets its name and how to install it rather than the shell's "not found" (127 all the same).
-  const missing = missingRunnerRefusal(recipe, command)
-  if (missing) return io.stderr(`command-scout: ${visibleLine(missing)}\n`), 127
-  const verdict = guardedJudgement(() => judgeRecipeCall(recipe, extra, { root: result.root, book: result.book }))
-  if (verdict.destructive && values.yes !== true) {
-    const refused = askOrRefuse(command, reasonClause(verdict), io)
+  // The same decision as every face's (book/approval.ts), judged with this call's words.
+  const decision = decideCall({ recipe, words: extra, command }, { root: result.root, book: result.book })
+  // Refused only for a missing runner: its name and how to install it rather than the shell's "not found" (127 all the same).
+  if (decision.kind === 'refuse') return io.stderr(`command-scout: ${visibleLine(decision.reason)}\n`), 127
+  if (decision.kind === 'ask' && values.yes !== true) {
+    const refused = askOrRefuse(decision.need.command, decision.need.reason, io)
     if (refused !== undefined) return refused
   }
   const budget = timeoutMs ?? config.execution.timeoutMs

@@ -5,18 +5,39 @@ import { renderDiagnostics, renderJson, renderMarkdown, scanReport } from '../bo
 import { CliFailure, UsageError, type CliIo } from './io.js'
 import { COMMON_HELP, COMMON_OPTIONS, commonConfig, parseOptions } from './options.js'
 import { rootProblem } from './root.js'
+import { COLLECTOR_TABLE } from '../base/collector-table.js'
 
 const FORMATS = ['table', 'json', 'markdown']
+
+/**
+ * What scan reads, from the collector table so that a new collector is named without an edit here:
+ * each format, with its runners when it has several (package.json scripts: bun, npm, pnpm, yarn).
+ */
+function readsSentence(): string {
+  const parts = COLLECTOR_TABLE.map((row) => {
+    const runners = Object.keys(row.runners).sort()
+    return runners.length > 1 ? `${row.format} (${runners.join(', ')})` : row.format
+  })
+  return `Reads ${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}, workspaces included; never runs them.`
+}
+
+/** Words filled into lines of at most `width` columns (a word longer than that stands on its own line). */
+function wrapWords(text: string, width = 80): string {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) lines.push(line), (line = '')
+    line = line ? `${line} ${word}` : word
+  }
+  return [...lines, line].join('\n')
+}
 
 export const help = `command-scout scan: list every command a repository declares
 
 Usage: command-scout scan [--root DIR] [--format table|json|markdown] [--all]
                           [options]
 
-Reads the manifests of make, npm/yarn/pnpm/bun scripts (with workspaces), just,
-deno, Cargo, go-task, Go, Python (poe, pdm, hatch, rye), Composer, VS Code
-tasks, CMake presets, mise and Nx; never runs them. Problems in those files are
-diagnostics on stderr with file and line; they don't fail the scan.
+${wrapWords(`${readsSentence()} Problems in those files are diagnostics on stderr with file and line; they don't fail the scan.`)}
 
 Options:
   -f, --format FMT      table (default; fits the terminal), json (one object)

@@ -16,11 +16,15 @@
 import { existsSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import type { GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/sdk/types.js'
-import { dispatchTasks, missingRunnersOf, plannedVerdict, type PlannedTool } from '../book/exposure.js'
+import { formatsSentence } from '../base/collector-table.js'
+import { plannedVerdict } from '../book/approval.js'
+import { dispatchTasks } from '../book/dispatcher.js'
+import { missingRunnersOf, type PlannedTool } from '../book/exposure.js'
 import type { Recipe } from '../book/recipe.js'
 import type { RecipeBook } from '../book/recipe-book.js'
+import { needsConfirmation } from '../curated/confirm.js'
 import { supportedPlatforms } from '../curated/render.js'
-import { CATEGORIES, riskRank, type Category, type CuratedRecipe, type Library, type Platform } from '../curated/schema.js'
+import { CATEGORIES, type Category, type CuratedRecipe, type Library, type Platform } from '../curated/schema.js'
 import { searchLibrary } from '../curated/search.js'
 import { visibleClaim } from '../base/visible-text.js'
 
@@ -215,7 +219,7 @@ function checkDir(offered: readonly Offered[], dir: string | undefined, prompt: 
 
 /** What a repository with no command at all gets: which root was read, and how to point the server elsewhere. */
 function noCommands(root: string): string {
-  return `command-scout found no commands in ${visibleClaim(root, 500)}: no Makefile targets, package.json scripts, justfile recipes, deno tasks, Cargo targets, Taskfile tasks, Go modules, pyproject.toml tasks, composer scripts, VS Code tasks, CMake presets, mise tasks or Nx targets. If that is not the repository I mean, this server was started on the wrong directory: it serves its --root (by default the directory the client started it in), so the client's configuration needs --root with the repository's path.`
+  return `command-scout found no commands in ${visibleClaim(root, 500)}: no ${formatsSentence('or')}. If that is not the repository I mean, this server was started on the wrong directory: it serves its --root (by default the directory the client started it in), so the client's configuration needs --root with the repository's path.`
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -423,7 +427,7 @@ function beforeCommit(ctx: PromptContext, prompt: Prompt, dir: string | undefine
 }
 
 function recipeLine(r: CuratedRecipe): string {
-  const asks = r.requires_confirmation || riskRank(r.risk) >= riskRank('medium')
+  const asks = needsConfirmation(r)
   const params = r.parameters.map((p) => `${p.name}${p.type === 'enum' ? `=${(p.values ?? []).join('|')}` : `: ${p.type}`}${p.default === undefined ? ' (required)' : ` (default ${JSON.stringify(p.default)})`}`)
   const parts = [
     `[${r.id}] ${visibleClaim(r.title, VALUE_CHARS)}`,

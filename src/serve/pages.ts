@@ -4,6 +4,7 @@
  * adds the live parts: rendering as parameters change, the platform switch, copy buttons. Every
  * value is HTML-escaped; nothing is loaded from another origin.
  */
+import { needsConfirmation } from '../curated/confirm.js'
 import { currentPlatform, RecipeRenderError, renderRecipe, stepsFor, supportedPlatforms, type RenderedRecipe } from '../curated/render.js'
 import { CATEGORIES, PLATFORMS, RISKS, type CuratedRecipe, type Library, type Parameter, type Platform } from '../curated/schema.js'
 import { searchAnswer } from '../curated/summary.js'
@@ -51,7 +52,7 @@ export function indexPage(library: Library, query: URLSearchParams, hasCommands 
   const answer = searchAnswer(library, { ...(q ? { query: q } : {}), ...(category ? { category } : {}), ...(risk ? { risk: [risk] } : {}) }, library.recipes.length || 1)
   const items = answer.recipes.map((r) => `<li class="result">
 <a href="/recipes/${esc(r.id)}">${esc(r.title)}</a> ${badge(r.risk)}
-<span class="meta"><code>${esc(r.id)}</code> · ${esc(r.category)}${r.requires_confirmation ? ' · asks for confirmation' : ''}</span>
+<span class="meta"><code>${esc(r.id)}</code> · ${esc(r.category)}${needsConfirmation(r) ? ' · asks for confirmation' : ''}</span>
 <p>${esc(library.byId.get(r.id)!.description.trim().split('\n')[0])}</p>
 </li>`).join('\n')
   const body = `<h1>Recipes</h1>
@@ -114,19 +115,27 @@ function initialRender(library: Library, recipe: CuratedRecipe, platform: Platfo
   }
 }
 
+/** Why a recipe asks, for its notice: what a destructive one does, what a marked one is, else its risk's reason. */
+function confirmWhy(recipe: CuratedRecipe): string {
+  if (recipe.risk === 'destructive') return 'This recipe deletes or overwrites data.'
+  if (recipe.requires_confirmation) return 'This recipe changes state that is hard to restore.'
+  return 'This recipe changes state you may want to keep.'
+}
+
 export function recipePage(library: Library, recipe: CuratedRecipe, wanted: string | null, hasCommands = false): string {
   const supported = supportedPlatforms(recipe)
   const fallback = supported.includes(currentPlatform()) ? currentPlatform() : supported[0]!
   const platform = supported.includes(wanted as Platform) ? (wanted as Platform) : fallback
   const { rendered, problem } = initialRender(library, recipe, platform)
   const lists = renderedLists(rendered)
-  const confirm = rendered.requires_confirmation
+  // The rule a run follows (curated/confirm.ts): marked, or of risk medium or above.
+  const confirm = needsConfirmation(recipe)
   const related = recipe.related.filter((id) => library.byId.has(id))
   const body = `<article class="recipe" data-recipe="${esc(recipe.id)}" data-platform="${esc(platform)}" data-platform-chosen="${wanted && supported.includes(wanted as Platform) ? 'yes' : 'no'}" data-platforms="${esc(supported.join(' '))}">
 <p class="crumbs"><a href="/">Recipes</a> › <a href="/?category=${esc(recipe.category)}">${esc(recipe.category)}</a></p>
 <h1>${esc(recipe.title)}</h1>
 <p class="meta">${badge(recipe.risk)} <code>${esc(recipe.id)}</code> v${recipe.version}</p>
-${confirm ? `<p class="notice" role="note"><strong>Asks for confirmation.</strong> ${recipe.risk === 'destructive' ? 'This recipe deletes or overwrites data.' : 'This recipe changes state that is hard to restore.'} Agents run it only after a person confirms; read the steps and the undo section first.</p>` : ''}
+${confirm ? `<p class="notice" role="note"><strong>Asks for confirmation.</strong> ${confirmWhy(recipe)} Agents run it only after a person confirms; read the steps and the undo section first.</p>` : ''}
 <div class="description">${recipe.description.trim().split(/\n{2,}/).map((p) => `<p>${esc(p)}</p>`).join('')}</div>
 ${recipe.parameters.length ? `<section aria-labelledby="h-params"><h2 id="h-params">Parameters</h2><form id="params" novalidate>${recipe.parameters.map(paramInput).join('')}</form></section>` : ''}
 <section aria-labelledby="h-steps">

@@ -7,6 +7,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
+import { needsConfirmation } from '../curated/confirm.js'
 import { stepsFor, supportedPlatforms } from '../curated/render.js'
 import { CATEGORIES, type CuratedRecipe, type Library } from '../curated/schema.js'
 import { renderMarkdown, type ScanReport } from '../book/report.js'
@@ -40,7 +41,8 @@ const CATEGORY_WORDS: Record<string, string> = {
 const RISK_NOTE: Record<string, string> = { read_only: 'read-only', low: 'low risk', medium: 'medium risk', destructive: 'DESTRUCTIVE, asks for confirmation' }
 
 function recipeEntry(r: CuratedRecipe): string {
-  const confirm = r.requires_confirmation && r.risk !== 'destructive' ? ', asks for confirmation' : ''
+  // The rule a run follows (curated/confirm.ts); a destructive recipe's risk note says it already.
+  const confirm = needsConfirmation(r) && r.risk !== 'destructive' ? ', asks for confirmation' : ''
   const lines = [`### ${r.title}`, '', `\`${r.id}\` · ${RISK_NOTE[r.risk]}${confirm} · ${supportedPlatforms(r).join(', ')}`, '', r.description.trim().split(/\n{2,}/)[0]!.replace(/\s*\n\s*/g, ' ')]
   if (r.parameters.length) {
     lines.push('', 'Parameters:')

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
+import { BUILTIN_SOURCES } from '../../dist/src/base/collector-table.js'
 
 const root = new URL('../../', import.meta.url).pathname
 const pkg = JSON.parse(readFileSync(new URL('package.json', new URL('../../', import.meta.url)), 'utf8'))
@@ -31,7 +32,11 @@ test('the harness packages are peers, pinned as devDependencies; the main entry 
 
 test('every row of the patch layer names an exported plugin module with a valid default config', async () => {
   const rows = parse(readFileSync(new URL('cordis.patch.yml', new URL('../../', import.meta.url)), 'utf8'))[0].insert
-  assert.deepEqual(rows.map((r) => r.id), ['command-scout', 'command-scout-make', 'command-scout-scripts', 'command-scout-just', 'command-scout-deno', 'command-scout-cargo', 'command-scout-task', 'command-scout-go', 'command-scout-python', 'command-scout-composer', 'command-scout-vscode', 'command-scout-cmake', 'command-scout-mise', 'command-scout-nx', 'command-scout-curated', 'command-scout-skills', 'command-scout-kitchen', 'command-scout-rulebook-craft'])
+  // The service row, one row per collector of the table in its order, then the wings.
+  const collectorRows = BUILTIN_SOURCES.map((source) => `command-scout-${source}`)
+  assert.ok(collectorRows.length > 0, 'the collector table has rows')
+  const wings = ['command-scout-curated', 'command-scout-skills', 'command-scout-kitchen', 'command-scout-rulebook-craft']
+  assert.deepEqual(rows.map((r) => r.id), ['command-scout', ...collectorRows, ...wings])
   for (const row of rows) {
     const mod = await import(row.name) // self-reference through the exports map, as the loader resolves it
     const plugin = mod.default ?? mod
