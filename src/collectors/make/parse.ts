@@ -81,6 +81,16 @@ interface Conditional {
 /** A prerequisite list while reading: the first rule's list as is, a set once a second rule adds to it. */
 type Gathered = readonly string[] | Set<string>
 
+/** What one rule line gives each of its targets. */
+interface RuleGiven {
+  readonly normal: string[]
+  readonly orderOnly: string[]
+  readonly staticPattern: string | undefined
+  readonly docs: string
+  readonly doubleColon: boolean
+  readonly unresolved: boolean
+}
+
 /** A target while reading; the state lives on it (no side maps) and becomes a MakeTarget at the end. */
 interface TargetState {
   readonly name: string
@@ -233,75 +243,179 @@ function words(text: string): string[] {
   return out
 }
 
+/** Reads `rootFile` and every makefile it includes, as make reads them (see the module comment). */
 export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMakefile {
-  const maxDepth = options.maxDepth ?? 16
-  const maxFiles = options.maxFiles ?? 1000
-  const globCache = new Map<string, string[]>()
-  const exists = options.exists ?? ((abs: string) => read(abs) !== undefined)
+  return new MakefileReader(rootFile, options).parse()
+}
+
+/**
+ * The reading state of one makefile: its open conditionals, the rule its recipe lines belong to and the
+ * line being read. Each file gets its own, so an included file's conditionals end with it, as in make.
+ */
+class FileReading {
+  readonly abs: string
+  readonly stack: string[]
+  readonly outerMaybe: boolean
+  /** The targets of the rule the next recipe lines belong to; null once a line ends the rule. */
+  rule: TargetState[] | null = null
+  /** The `## doc` lines right above, for the rule below them. */
+  docBlock: string[] = []
+  readonly conditionals: Conditional[] = []
+  // The reading state of the current line, updated whenever a conditional opens, turns or closes.
+  skipping = false
+  maybe: boolean
+  // Whether any open conditional skips (or can't be decided), up to each depth: only the innermost
+  // changes at a time, so each step costs the same however deep the nesting (50,000 levels stay linear).
+  private readonly cumulative: Array<{ skip: boolean; maybe: boolean }> = []
+  defineStart = 0
+  defineDepth = 0
+  /** The line being read: its number, its first physical line, the logical line with its comment, and its code unescaped. */
+  lineNo = 0
+  text = ''
+  joined = ''
+  comment: string | undefined = undefined
+  unescaped = ''
+
+  constructor(abs: string, stack: string[], outerMaybe: boolean) {
+    this.abs = abs
+    this.stack = stack
+    this.outerMaybe = outerMaybe
+    this.maybe = outerMaybe
+  }
+
+  settle(): void {
+    const conditionals = this.conditionals
+    const cumulative = this.cumulative
+    const n = conditionals.length
+    if (cumulative.length > n) cumulative.length = n
+    if (n > 0) {
+      const prev = n > 1 ? cumulative[n - 2]! : { skip: false, maybe: false }
+      const top = conditionals[n - 1]!
+      cumulative[n - 1] = { skip: prev.skip || top.branch === 'skip', maybe: prev.maybe || top.branch === 'maybe' }
+    }
+    this.skipping = n > 0 && cumulative[n - 1]!.skip
+    this.maybe = this.outerMaybe || (n > 0 && cumulative[n - 1]!.maybe)
+  }
+}
+
+/**
+ * One parse, across every makefile it reads: the variables, the targets and `.PHONY`, the files read
+ * and the problems found. readFile splits a file into logical lines; a method per kind of line (define
+ * body, recipe, comment, conditional, directive, assignment, rule) reads each; parse() ends with the result.
+ */
+class MakefileReader {
+  private readonly rootFile: string
+  private readonly options: ParseOptions
+  private readonly maxDepth: number
+  private readonly maxFiles: number
+  private readonly globCache = new Map<string, string[]>()
+  private readonly badGlobs = new Map<string, string>()
+  private readonly exists: (abs: string) => boolean
+  private readonly vars: MakeVariables
+  private readonly keep: RecipeKeeper | undefined
+  private readonly targets = new Map<string, TargetState>()
+  private readonly phony = new Set<string>()
+  private readonly problems: MakeProblem[] = []
+  private readonly files: string[] = []
+  private readonly seenFiles = new Set<string>()
+  private readonly textCache = new Map<string, string | undefined>()
+  private hasPhony = false
+  // `.DEFAULT`'s rule, kept apart from the targets: only whether it has a recipe matters.
+  private readonly defaultRule: TargetState
+  private tooMany = false
+  private firstTargetUnknown = false
+  private recipePrefix = '\t'
+  private targetsCapped = false
+  private mergeBudget = MAX_TOTAL_PREREQUISITES
+  private cutReported = false
+  /** Whether the words expandWords gave last missed some that need run-time evaluation. */
+  private lastUnresolved = false
+  private readonly memo = new Map<string, { words: string[]; unresolved: boolean }>()
+  private memoGeneration = -1
+
+  constructor(rootFile: string, options: ParseOptions) {
+    this.rootFile = rootFile
+    this.options = options
+    this.maxDepth = options.maxDepth ?? 16
+    this.maxFiles = options.maxFiles ?? 1000
+    this.exists = options.exists ?? ((abs: string) => this.read(abs) !== undefined)
+    this.vars = new MakeVariables((patterns) => this.glob(patterns), options.cwd)
+    for (const d of options.preset ?? []) this.vars.assign(d.name, d.op, d.value)
+    for (const d of options.commandLine ?? []) this.vars.commandLine(d.name, d.op, d.value)
+    this.keep = options.keepRecipes ? new RecipeKeeper(this.vars) : undefined
+    this.defaultRule = { name: '.DEFAULT', file: rootFile, line: 0, normal: undefined, orderOnly: undefined, variables: undefined, doc: '',
+      doubleColon: false, hasRecipe: false, unresolvedPrerequisites: false }
+  }
+
+  parse(): ParsedMakefile {
+    const { rootFile, vars, problems } = this
+    this.readFile(rootFile, [rootFile])
+    if (vars.limitHit) {
+      problems.push({ file: rootFile, severity: 'warning', message: `${vars.limitHit}; targets and prerequisites that need it are not listed` })
+    }
+    const refused = this.refuseOutside()
+    const defaultGoal = this.defaultGoal()
+    const targets = this.targetList(refused)
+    const recipes = this.keep?.result(refused)
+    return { targets, phony: this.phony, hasPhony: this.hasPhony, files: this.files, problems, defaultGoal, hasDefaultRecipe: this.defaultRule.hasRecipe,
+      ...(recipes ? { recipes } : {}) }
+  }
+
+  private read(abs: string): string | undefined {
+    if (!this.textCache.has(abs)) this.textCache.set(abs, this.options.read(abs))
+    return this.textCache.get(abs)
+  }
+
   // Globs through globs.ts (bounded patterns, each real directory listed once, the scan's caps),
   // each pattern crawled once however often it is written.
-  const globOnce = (pattern: string, absolute: boolean): string[] => {
+  private globOnce(pattern: string, absolute: boolean): string[] {
     const key = `${absolute ? 'a' : 'r'}${pattern}`
-    let matches = globCache.get(key)
+    let matches = this.globCache.get(key)
     if (!matches) {
-      const { files, bad } = boundedGlob([makeGlob(pattern)], { cwd: options.cwd, root: options.cwd, insideRoot: false, onlyFiles: absolute, absolute, dot: false })
+      const cwd = this.options.cwd
+      const { files, bad } = boundedGlob([makeGlob(pattern)], { cwd, root: cwd, insideRoot: false, onlyFiles: absolute, absolute, dot: false })
       matches = files.sort()
-      if (bad.length) badGlobs.set(pattern, bad[0]!.reason)
-      globCache.set(key, matches)
+      if (bad.length) this.badGlobs.set(pattern, bad[0]!.reason)
+      this.globCache.set(key, matches)
     }
     return matches
   }
-  const badGlobs = new Map<string, string>()
-  const glob = (patterns: string[]): string[] => {
+
+  /** `$(wildcard ...)`: a name without glob characters only when it exists. */
+  private glob(patterns: string[]): string[] {
+    const exists = this.exists
     const found = new Set<string>()
     for (const pattern of patterns) {
       if (!/[*?[]/.test(pattern)) {
-        if (exists(isAbsolute(pattern) ? pattern : join(options.cwd, pattern))) found.add(pattern)
+        if (exists(isAbsolute(pattern) ? pattern : join(this.options.cwd, pattern))) found.add(pattern)
         continue
       }
-      for (const match of globOnce(pattern, false)) found.add(match)
+      for (const match of this.globOnce(pattern, false)) found.add(match)
     }
     return [...found].sort()
   }
-  const vars = new MakeVariables(glob, options.cwd)
-  for (const d of options.preset ?? []) vars.assign(d.name, d.op, d.value)
-  for (const d of options.commandLine ?? []) vars.commandLine(d.name, d.op, d.value)
-  const keep = options.keepRecipes ? new RecipeKeeper(vars) : undefined
-  const targets = new Map<string, TargetState>()
-  const phony = new Set<string>()
-  const problems: MakeProblem[] = []
-  const files: string[] = []
-  const seenFiles = new Set<string>()
-  const textCache = new Map<string, string | undefined>()
-  let hasPhony = false
-  // `.DEFAULT`'s rule, kept apart from the targets: only whether it has a recipe matters.
-  const defaultRule: TargetState = { name: '.DEFAULT', file: rootFile, line: 0, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon: false, hasRecipe: false, unresolvedPrerequisites: false }
-  let tooMany = false
-  let firstTargetUnknown = false
-  let recipePrefix = '\t'
 
-  const read = (abs: string): string | undefined => {
-    if (!textCache.has(abs)) textCache.set(abs, options.read(abs))
-    return textCache.get(abs)
-  }
-
-  let targetsCapped = false
-  const define = (name: string, file: string, line: number, doubleColon: boolean): TargetState | undefined => {
-    let t = targets.get(name)
+  /** The target of that name, made on its first rule; undefined once MAX_TARGETS are made. */
+  private targetFor(name: string, file: string, line: number, doubleColon: boolean): TargetState | undefined {
+    let t = this.targets.get(name)
     if (!t) {
-      if (targets.size >= MAX_TARGETS) {
-        if (!targetsCapped) problems.push({ file, line, severity: 'warning', message: `the makefiles define more than ${MAX_TARGETS} targets (MAX_TARGETS); the rest are not listed` })
-        targetsCapped = true
+      if (this.targets.size >= MAX_TARGETS) {
+        if (!this.targetsCapped) {
+          const message = `the makefiles define more than ${MAX_TARGETS} targets (MAX_TARGETS); the rest are not listed`
+          this.problems.push({ file, line, severity: 'warning', message })
+        }
+        this.targetsCapped = true
         return undefined
       }
-      t = { name, file, line, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon, hasRecipe: false, unresolvedPrerequisites: false }
-      targets.set(name, t)
+      t = { name, file, line, normal: undefined, orderOnly: undefined, variables: undefined, doc: '', doubleColon, hasRecipe: false,
+        unresolvedPrerequisites: false }
+      this.targets.set(name, t)
     }
     return t
   }
 
   /** Records the variables a recipe line references for each target of its rule. */
-  const addRecipeVariables = (rule: TargetState[], line: string): void => {
+  private addRecipeVariables(rule: TargetState[], line: string): void {
     if (rule.length === 1) return referencedVariables(line, (rule[0]!.variables ??= new Set()))
     const found = new Set<string>()
     referencedVariables(line, found)
@@ -310,51 +424,52 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
 
   // A target's prerequisites: the (shared, already unique) list of its first rule, turned into
   // an insertion-ordered set only when a second rule adds more. Arrays again at the end.
-  const gather = (current: Gathered | undefined, items: readonly string[]): Gathered | undefined => {
+  private gather(current: Gathered | undefined, items: readonly string[]): Gathered | undefined {
     if (items.length === 0) return current
     if (current === undefined) return items
     // Bounded: a target's list stops at MAX_PREREQUISITES, and all merged lists together at
     // MAX_TOTAL_PREREQUISITES (the result lists no more than that anyway).
-    if (mergeBudget <= 0) return current
+    if (this.mergeBudget <= 0) return current
     // Turning a shared list into a set copies it: that counts against the budget too.
-    if (!(current instanceof Set)) mergeBudget -= current.length
+    if (!(current instanceof Set)) this.mergeBudget -= current.length
     const set = current instanceof Set ? current : new Set(current)
     for (const item of items) {
       if (set.size >= MAX_PREREQUISITES) break
-      if (!set.has(item)) set.add(item), mergeBudget--
+      if (!set.has(item)) set.add(item), this.mergeBudget--
     }
     return set
   }
-  let mergeBudget = MAX_TOTAL_PREREQUISITES
-  let cutReported = false
+
   /** One rule's prerequisite words, cut to MAX_PREREQUISITES once for all its targets. */
-  const bounded = (list: string[], file: string, line: number): string[] => {
+  private bounded(list: string[], file: string, line: number): string[] {
     if (list.length <= MAX_PREREQUISITES) return list
-    if (!cutReported) problems.push({ file, line, severity: 'warning', message: `a rule has ${list.length} prerequisites; only the first ${MAX_PREREQUISITES} are listed (MAX_PREREQUISITES)` })
-    cutReported = true
+    if (!this.cutReported) {
+      const message = `a rule has ${list.length} prerequisites; only the first ${MAX_PREREQUISITES} are listed (MAX_PREREQUISITES)`
+      this.problems.push({ file, line, severity: 'warning', message })
+    }
+    this.cutReported = true
     return list.slice(0, MAX_PREREQUISITES)
   }
 
   /** Expands a word list; words that need run-time evaluation are kept only when they hold no `$`. */
-  let lastUnresolved = false
-  const memo = new Map<string, { words: string[]; unresolved: boolean }>()
-  let memoGeneration = -1
-  const expandWords = (text: string): string[] => {
+  private expandWords(text: string): string[] {
+    const vars = this.vars
     // The same prerequisite text (a big header list, say) often repeats between assignments.
-    if (memoGeneration !== vars.generation) (memo.clear(), (memoGeneration = vars.generation))
-    let entry = memo.get(text)
+    if (this.memoGeneration !== vars.generation) (this.memo.clear(), (this.memoGeneration = vars.generation))
+    let entry = this.memo.get(text)
     if (!entry) {
       const e = vars.expand(text)
       const found = e.unresolved ? fileNames(text).filter((w) => !w.includes('$')) : fileNames(e.value)
       entry = { words: found.length > 1 ? [...new Set(found)] : found, unresolved: e.unresolved !== undefined }
-      if (text.includes('$')) memo.set(text, entry)
+      if (text.includes('$')) this.memo.set(text, entry)
     }
-    lastUnresolved = entry.unresolved
+    this.lastUnresolved = entry.unresolved
     return entry.words
   }
 
   /** What a conditional's test gives: true, false, or undefined when it can't be known statically. */
-  const evaluate = (word: string, argText: string): boolean | undefined => {
+  private evaluate(word: string, argText: string): boolean | undefined {
+    const vars = this.vars
     if (word === 'ifdef' || word === 'ifndef') {
       const e = vars.expand(argText.trim())
       const name = e.value.trim()
@@ -370,44 +485,25 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
     return (a.value === b.value) === (word === 'ifeq')
   }
 
-  const readFile = (abs: string, stack: string[], outerMaybe = false): void => {
-    const text = read(abs)
+  /** A problem at a line make may never read (an undecided branch) is only a warning. */
+  private problem(f: FileReading, line: number, message: string, fatal: boolean): void {
+    if (f.maybe) {
+      const why = "make reads this line only in a conditional branch that can't be decided statically"
+      this.problems.push({ file: f.abs, line, severity: 'warning', message: `${message} (${why})` })
+    } else this.problems.push({ file: f.abs, line, severity: 'error', message, ...(fatal ? { fatal } : {}) })
+  }
+
+  private readFile(abs: string, stack: string[], outerMaybe = false): void {
+    const text = this.read(abs)
     if (text === undefined) return
-    if (!seenFiles.has(abs)) (seenFiles.add(abs), files.push(abs))
+    if (!this.seenFiles.has(abs)) (this.seenFiles.add(abs), this.files.push(abs))
     const lines = text.split('\n')
     if (text.indexOf('\r') !== -1) for (let k = 0; k < lines.length; k++) if (lines[k]!.endsWith('\r')) lines[k] = lines[k]!.slice(0, -1)
-    let rule: TargetState[] | null = null
-    let docBlock: string[] = []
-    const conditionals: Conditional[] = []
-    // The reading state of the current line, updated whenever a conditional opens, turns or closes.
-    let skipping = false
-    let maybe = outerMaybe
-    // Whether any open conditional skips (or can't be decided), up to each depth: only the innermost
-    // changes at a time, so each step costs the same however deep the nesting (50,000 levels stay linear).
-    const cumulative: Array<{ skip: boolean; maybe: boolean }> = []
-    const settle = (): void => {
-      const n = conditionals.length
-      if (cumulative.length > n) cumulative.length = n
-      if (n > 0) {
-        const prev = n > 1 ? cumulative[n - 2]! : { skip: false, maybe: false }
-        const top = conditionals[n - 1]!
-        cumulative[n - 1] = { skip: prev.skip || top.branch === 'skip', maybe: prev.maybe || top.branch === 'maybe' }
-      }
-      skipping = n > 0 && cumulative[n - 1]!.skip
-      maybe = outerMaybe || (n > 0 && cumulative[n - 1]!.maybe)
-    }
-    /** A problem at a line make may never read (an undecided branch) is only a warning. */
-    const problem = (line: number, message: string, fatal: boolean): void => {
-      if (maybe) problems.push({ file: abs, line, severity: 'warning', message: `${message} (make reads this line only in a conditional branch that can't be decided statically)` })
-      else problems.push({ file: abs, line, severity: 'error', message, ...(fatal ? { fatal } : {}) })
-    }
-    let defineStart = 0
-    let defineDepth = 0
-
+    const f = new FileReading(abs, stack, outerMaybe)
     for (let i = 0; i < lines.length; i++) {
       // The scan's budget, checked now and then: a big makefile is read line by line without the file helpers.
       if ((i & 4095) === 4095 && outOfTime()) break
-      const lineNo = i + 1
+      f.lineNo = i + 1
       // Gather one logical line: a backslash at the end continues it (comments included, as in make).
       const first = lines[i]!
       // Most lines stand alone: only a continued line gets a list of its parts.
@@ -416,338 +512,428 @@ export function parseMakefile(rootFile: string, options: ParseOptions): ParsedMa
         physical = lines[++i]!
         ;(parts ??= [first]).push(physical)
       }
+      this.logicalLine(f, first, parts)
+    }
+    this.endOfFile(f)
+  }
 
-      if (defineDepth > 0) {
-        const word = /^\s*(?:(?:override|export|private)\s+)*(define|endef)\b/.exec(first)?.[1]
-        if (word === 'define') defineDepth++
-        else if (word === 'endef') defineDepth--
-        keep?.defineLine(defineDepth, parts === undefined ? first : joinContinued(parts))
-        continue
-      }
+  /** One logical line (`first`, and its continuations in `parts` when it has any). */
+  private logicalLine(f: FileReading, first: string, parts: string[] | undefined): void {
+    if (f.defineDepth > 0) return this.defineBodyLine(f, first, parts)
+    if (f.rule && first.startsWith(this.recipePrefix) && this.recipePrefix !== '') return this.recipeLine(f, first, parts)
+    const joined = parts === undefined ? first : joinContinued(parts)
+    if (this.keep) this.keep.at(f.abs, f.lineNo)
+    const { code: rawCode, comment } = joined.indexOf('#') === -1 ? { code: joined, comment: undefined } : splitComment(joined)
+    // `\#` is a literal `#` outside recipes; make drops the backslash of `\ ` in names too.
+    const unescaped = rawCode.indexOf('\\') === -1 ? rawCode : rawCode.replace(/\\([# ])/g, '$1')
+    const code = unescaped.trim()
+    if (code === '') {
+      // A comment-only or blank line: a `## doc` line documents the rule directly below it.
+      const doc = joined.trimStart().startsWith('#') ? docOf(comment) : undefined
+      if (doc !== undefined) f.docBlock.push(doc)
+      else f.docBlock = []
+      return
+    }
+    f.text = first
+    f.joined = joined
+    f.comment = comment
+    f.unescaped = unescaped
+    this.statement(f, code)
+  }
 
-      if (rule && first.startsWith(recipePrefix) && recipePrefix !== '') {
-        // A recipe line (with its continuations): only the variables it references matter here.
-        if (skipping) continue
-        keep?.recipeLine(parts ?? [first], recipePrefix, abs, lineNo)
-        for (const t of rule) t.hasRecipe = true
-        if (rule.length > 0) for (const part of parts ?? [first]) if (part.includes('$')) addRecipeVariables(rule, part)
-        if (docBlock.length) docBlock = []
-        continue
-      }
+  /** A line of a `define` body: only nested `define`/`endef` count, to find where it ends. */
+  private defineBodyLine(f: FileReading, first: string, parts: string[] | undefined): void {
+    const word = /^\s*(?:(?:override|export|private)\s+)*(define|endef)\b/.exec(first)?.[1]
+    if (word === 'define') f.defineDepth++
+    else if (word === 'endef') f.defineDepth--
+    this.keep?.defineLine(f.defineDepth, parts === undefined ? first : joinContinued(parts))
+  }
 
-      const joined = parts === undefined ? first : joinContinued(parts)
-      if (keep) keep.at(abs, lineNo)
-      const { code: rawCode, comment } = joined.indexOf('#') === -1 ? { code: joined, comment: undefined } : splitComment(joined)
-      // `\#` is a literal `#` outside recipes; make drops the backslash of `\ ` in names too.
-      const unescaped = rawCode.indexOf('\\') === -1 ? rawCode : rawCode.replace(/\\([# ])/g, '$1')
-      const code = unescaped.trim()
+  /** A recipe line (with its continuations): only the variables it references matter here. */
+  private recipeLine(f: FileReading, first: string, parts: string[] | undefined): void {
+    if (f.skipping) return
+    this.keep?.recipeLine(parts ?? [first], this.recipePrefix, f.abs, f.lineNo)
+    const rule = f.rule!
+    for (const t of rule) t.hasRecipe = true
+    if (rule.length > 0) for (const part of parts ?? [first]) if (part.includes('$')) this.addRecipeVariables(rule, part)
+    if (f.docBlock.length) f.docBlock = []
+  }
 
-      if (code === '') {
-        // A comment-only or blank line: a `## doc` line documents the rule directly below it.
-        const doc = joined.trimStart().startsWith('#') ? docOf(comment) : undefined
-        if (doc !== undefined) docBlock.push(doc)
-        else docBlock = []
-        continue
-      }
+  /** A line with code outside recipes: a directive (recognized by its first word), an assignment or a rule. */
+  private statement(f: FileReading, code: string): void {
+    let rest = code
+    let word = firstWord(rest)
+    if (CONDITIONAL_OPEN.has(word)) return this.openConditional(f, word, rest)
+    if (word === 'else') return this.elseBranch(f, word, rest)
+    if (word === 'endif') return this.endConditional(f)
+    if (f.skipping) {
+      // make does not read a skipped branch, except to find where a `define` inside it ends.
+      if (/^(?:(?:override|export|private)\s+)*define(?:\s|$)/.test(code)) (f.defineDepth = 1, f.defineStart = f.lineNo)
+      f.docBlock = []
+      return
+    }
+    const modifiers: string[] = []
+    while (MODIFIERS.has(word) && /^\s+\S/.test(rest.slice(word.length))) {
+      // `export VAR = x`, `override define X`: a modifier before an assignment or define.
+      const after = rest.slice(word.length).trimStart()
+      if (findSeparator(after)?.kind === 'rule') break
+      modifiers.push(word)
+      rest = after
+      word = firstWord(rest)
+    }
+    if (this.directive(f, word, rest, modifiers)) return
+    const sep = findSeparator(rest)
+    if (!sep) return this.unseparated(f, rest)
+    if (sep.kind === 'assign') return this.assignment(f, rest, sep, modifiers)
+    this.ruleLine(f, rest, sep)
+  }
 
-      // Directives are recognized by their first word.
-      let rest = code
-      let word = firstWord(rest)
-      if (CONDITIONAL_OPEN.has(word)) {
-        // Inside a skipped branch make only counts nesting; elsewhere the test decides the branch.
-        const truth = skipping ? false : evaluate(word, rest.slice(word.length))
-        conditionals.push({ word, line: lineNo, branch: skipping ? 'skip' : truth === undefined ? 'maybe' : truth ? 'read' : 'skip', taken: skipping ? true : truth })
-        settle()
-        docBlock = []
-        continue
-      }
-      if (word === 'else') {
-        const top = conditionals.at(-1)
-        if (!top) problem(lineNo, `"else" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'else'"); remove it or add the missing conditional`, true)
-        else if (top.taken === true) top.branch = 'skip'
-        else {
-          // `else` alone is always true; `else ifeq ...` tests again.
-          const after = rest.slice(word.length).trim()
-          const next = firstWord(after)
-          const truth = after === '' ? true : CONDITIONAL_OPEN.has(next) ? evaluate(next, after.slice(next.length)) : undefined
-          if (top.taken === false) top.branch = truth === undefined ? 'maybe' : truth ? 'read' : 'skip'
-          else top.branch = truth === false ? 'skip' : 'maybe'
-          top.taken = truth === true ? true : top.taken === false ? truth : undefined
-        }
-        settle()
-        docBlock = []
-        continue
-      }
-      if (word === 'endif') {
-        if (conditionals.pop() === undefined) problem(lineNo, `"endif" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'endif'"); remove it or add the missing conditional`, true)
-        settle()
-        docBlock = []
-        continue
-      }
-      if (skipping) {
-        // make does not read a skipped branch, except to find where a `define` inside it ends.
-        if (/^(?:(?:override|export|private)\s+)*define(?:\s|$)/.test(code)) (defineDepth = 1, defineStart = lineNo)
-        docBlock = []
-        continue
-      }
-      const modifiers: string[] = []
-      while (MODIFIERS.has(word) && /^\s+\S/.test(rest.slice(word.length))) {
-        // `export VAR = x`, `override define X`: a modifier before an assignment or define.
-        const after = rest.slice(word.length).trimStart()
-        if (findSeparator(after)?.kind === 'rule') break
-        modifiers.push(word)
-        rest = after
-        word = firstWord(rest)
-      }
-      if (word === 'define') {
+  /** `ifeq`, `ifneq`, `ifdef`, `ifndef`. */
+  private openConditional(f: FileReading, word: string, rest: string): void {
+    // Inside a skipped branch make only counts nesting; elsewhere the test decides the branch.
+    const skipping = f.skipping
+    const truth = skipping ? false : this.evaluate(word, rest.slice(word.length))
+    const branch = skipping ? 'skip' : truth === undefined ? 'maybe' : truth ? 'read' : 'skip'
+    f.conditionals.push({ word, line: f.lineNo, branch, taken: skipping ? true : truth })
+    f.settle()
+    f.docBlock = []
+  }
+
+  /** `else`, maybe followed by another test (`else ifeq ...`). */
+  private elseBranch(f: FileReading, word: string, rest: string): void {
+    const top = f.conditionals.at(-1)
+    if (!top) {
+      const message = `"else" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'else'"); remove it or add the missing conditional`
+      this.problem(f, f.lineNo, message, true)
+    } else if (top.taken === true) top.branch = 'skip'
+    else {
+      // `else` alone is always true; `else ifeq ...` tests again.
+      const after = rest.slice(word.length).trim()
+      const next = firstWord(after)
+      const truth = after === '' ? true : CONDITIONAL_OPEN.has(next) ? this.evaluate(next, after.slice(next.length)) : undefined
+      if (top.taken === false) top.branch = truth === undefined ? 'maybe' : truth ? 'read' : 'skip'
+      else top.branch = truth === false ? 'skip' : 'maybe'
+      top.taken = truth === true ? true : top.taken === false ? truth : undefined
+    }
+    f.settle()
+    f.docBlock = []
+  }
+
+  private endConditional(f: FileReading): void {
+    if (f.conditionals.pop() === undefined) {
+      const message = `"endif" without a matching ifeq/ifneq/ifdef/ifndef (make stops with "extraneous 'endif'"); remove it or add the missing conditional`
+      this.problem(f, f.lineNo, message, true)
+    }
+    f.settle()
+    f.docBlock = []
+  }
+
+  /** `define`, `endef`, `include`, `undefine`, `vpath`, `load`, `export`: whether the line was one of them. */
+  private directive(f: FileReading, word: string, rest: string, modifiers: string[]): boolean {
+    if (word === 'define') {
+      if (this.keep) this.keep.defineStart(rest, modifiers, f.maybe)
+      else {
         const m = /^define\s+(\S+)/.exec(rest)
-        if (keep) keep.defineStart(rest, modifiers, maybe)
-        else if (m) vars.defineOpaque(vars.expand(m[1]!).value)
-        defineDepth = 1
-        defineStart = lineNo
-        rule = null
-        docBlock = []
-        continue
+        if (m) this.vars.defineOpaque(this.vars.expand(m[1]!).value)
       }
-      if (word === 'endef') {
-        problem(lineNo, `"endef" without a matching define (make stops with "extraneous 'endef'"); remove it or add the define`, true)
-        continue
-      }
-      if (word === 'include' || word === '-include' || word === 'sinclude') {
-        rule = null
-        docBlock = []
-        include(abs, lineNo, word !== 'include', rest.slice(word.length), stack, maybe)
-        continue
-      }
-      if (word === 'undefine' && modifiers.length === 0) {
-        vars.undefine(vars.expand(rest.slice(word.length).trim()).value, maybe)
-        rule = null
-        continue
-      }
-      if (word === 'vpath' || word === 'load' || word === '-load' || ((modifiers.length > 0 || MODIFIERS.has(word)) && findSeparator(rest) === undefined)) {
-        // `export`, `export VAR`, `unexport VAR`, `vpath ...`: no rules and no values here.
-        keep?.exportLine(word, modifiers, rest)
-        rule = null
-        continue
-      }
+      f.defineDepth = 1
+      f.defineStart = f.lineNo
+      f.rule = null
+      f.docBlock = []
+      return true
+    }
+    if (word === 'endef') {
+      this.problem(f, f.lineNo, `"endef" without a matching define (make stops with "extraneous 'endef'"); remove it or add the define`, true)
+      return true
+    }
+    if (word === 'include' || word === '-include' || word === 'sinclude') {
+      f.rule = null
+      f.docBlock = []
+      this.include(f, word !== 'include', rest.slice(word.length))
+      return true
+    }
+    if (word === 'undefine' && modifiers.length === 0) {
+      this.vars.undefine(this.vars.expand(rest.slice(word.length).trim()).value, f.maybe)
+      f.rule = null
+      return true
+    }
+    if (word === 'vpath' || word === 'load' || word === '-load' || ((modifiers.length > 0 || MODIFIERS.has(word)) && findSeparator(rest) === undefined)) {
+      // `export`, `export VAR`, `unexport VAR`, `vpath ...`: no rules and no values here.
+      this.keep?.exportLine(word, modifiers, rest)
+      f.rule = null
+      return true
+    }
+    return false
+  }
 
-      const sep = findSeparator(rest)
-      if (!sep) {
-        // `$(eval ...)`, `$(info ...)` and friends at top level produce text make then reads; left alone.
-        if (rest.startsWith('$(') || rest.startsWith('${')) {
-          docBlock = []
-          continue
-        }
-        const message = first.startsWith(recipePrefix)
-          ? `recipe line before any rule (make stops with "recipe commences before first target"); put a "target:" line above it or remove the leading ${recipePrefix === '\t' ? 'tab' : `"${recipePrefix}"`}`
-          : `line is neither a rule nor an assignment (make stops with "missing separator"); ${
-            recipePrefix !== '\t' && first.startsWith('\t') ? `.RECIPEPREFIX is "${recipePrefix}" here, so recipe lines must start with it, not with a tab`
-              : /^ {2,}/.test(first) ? 'recipe lines must start with a tab, not spaces' : 'add ":" for a rule or "=" for a variable'}`
-        problem(lineNo, message, true)
-        docBlock = []
-        continue
-      }
+  /** A line with neither `=` nor `:`. */
+  private unseparated(f: FileReading, rest: string): void {
+    f.docBlock = []
+    // `$(eval ...)`, `$(info ...)` and friends at top level produce text make then reads; left alone.
+    if (rest.startsWith('$(') || rest.startsWith('${')) return
+    const first = f.text
+    const prefix = this.recipePrefix
+    const message = first.startsWith(prefix)
+      ? 'recipe line before any rule (make stops with "recipe commences before first target"); '
+        + `put a "target:" line above it or remove the leading ${prefix === '\t' ? 'tab' : `"${prefix}"`}`
+      : `line is neither a rule nor an assignment (make stops with "missing separator"); ${
+        prefix !== '\t' && first.startsWith('\t') ? `.RECIPEPREFIX is "${prefix}" here, so recipe lines must start with it, not with a tab`
+          : /^ {2,}/.test(first) ? 'recipe lines must start with a tab, not spaces' : 'add ":" for a rule or "=" for a variable'}`
+    this.problem(f, f.lineNo, message, true)
+  }
 
-      if (sep.kind === 'assign') {
-        const name = vars.expand(rest.slice(0, sep.index).trim()).value.trim()
-        // make keeps the whitespace that ends a value (up to a comment), not the one that starts it.
-        const after = rest.slice(sep.index + sep.op.length)
-        const value = after.trim() === '' ? '' : after.trimStart() + unescaped.slice(unescaped.trimEnd().length)
-        if (name !== '') {
-          vars.assign(name, sep.op, value, maybe, modifiers.includes('override'))
-          if (keep && modifiers.includes('export')) keep.exported.add(name)
-          if (name === '.RECIPEPREFIX') recipePrefix = vars.expand(vars.raw(name) ?? '').value[0] ?? '\t'
-        }
-        rule = null
-        docBlock = []
-        continue
-      }
+  /** `NAME op value`, maybe after `override` or `export`. */
+  private assignment(f: FileReading, rest: string, sep: Separator, modifiers: string[]): void {
+    const vars = this.vars
+    const name = vars.expand(rest.slice(0, sep.index).trim()).value.trim()
+    // make keeps the whitespace that ends a value (up to a comment), not the one that starts it.
+    const after = rest.slice(sep.index + sep.op.length)
+    const unescaped = f.unescaped
+    const value = after.trim() === '' ? '' : after.trimStart() + unescaped.slice(unescaped.trimEnd().length)
+    if (name !== '') {
+      vars.assign(name, sep.op, value, f.maybe, modifiers.includes('override'))
+      if (this.keep && modifiers.includes('export')) this.keep.exported.add(name)
+      if (name === '.RECIPEPREFIX') this.recipePrefix = vars.expand(vars.raw(name) ?? '').value[0] ?? '\t'
+    }
+    f.rule = null
+    f.docBlock = []
+  }
 
-      // A rule: targets, then prerequisites, maybe an inline `; recipe`.
-      const targetText = rest.slice(0, sep.index)
-      let after = rest.slice(sep.index + sep.op.length)
-      let inlineRecipe: string | undefined
-      const semi = findTopLevel(after, ';')
-      if (semi !== -1) {
-        inlineRecipe = after.slice(semi + 1)
-        after = after.slice(0, semi)
-      }
-      const inner = findSeparator(after)
-      const docs = docOf(comment) || (docBlock.length ? docBlock.filter((d) => d !== '').join(' ') : '')
-      docBlock = []
-      if (inner?.kind === 'assign') {
-        // `target: VAR = value` sets a target-specific variable; it is not a rule.
-        keep?.targetVariables(targetText, rest.slice(sep.index + sep.op.length), abs, lineNo)
-        rule = null
-        continue
-      }
-      const expandedTargets = vars.expand(targetText)
-      const names = expandedTargets.unresolved ? [] : fileNames(expandedTargets.value)
-      // The first rule names the default goal; a name computed at run time can't be known here.
-      if (expandedTargets.unresolved && targets.size === 0) firstTargetUnknown = true
-      let prereqText = after
-      let staticPattern: string | undefined
-      if (inner?.kind === 'rule') {
-        // Static pattern rule `objs: %.o: %.c`: the prerequisites come from the pattern.
-        staticPattern = vars.expand(after.slice(0, inner.index)).value.trim()
-        prereqText = after.slice(inner.index + inner.op.length)
-        if (!staticPattern.includes('%')) {
-          // `a: x: y` (every line of /etc/passwd, say): make stops reading here.
-          problems.push({ file: abs, line: lineNo, severity: 'error', message: `static pattern rule whose target pattern has no "%" (make stops with "target pattern contains no '%'"); put a "%" in the pattern, or remove the second ":"` })
-          rule = null
-          continue
-        }
-      }
-      const bar = findTopLevel(prereqText, '|')
-      const normal = bounded(expandWords(bar === -1 ? prereqText : prereqText.slice(0, bar)), abs, lineNo)
-      let unresolvedPrerequisites = lastUnresolved
-      const orderOnly = bar === -1 ? [] : bounded(expandWords(prereqText.slice(bar + 1)), abs, lineNo)
-      unresolvedPrerequisites ||= lastUnresolved
-
-      const ruleTargets: TargetState[] = []
-      for (const name of names) {
-        if (name === '.PHONY') {
-          hasPhony = true
-          for (const p of [...normal, ...orderOnly]) phony.add(p)
-          continue
-        }
-        if (name === '.DEFAULT') {
-          ruleTargets.push(defaultRule)
-          continue
-        }
-        if (name.startsWith('.') || name.includes('%')) continue
-        const t = define(name, abs, lineNo, sep.op.endsWith('::'))
-        if (!t) break
-        t.normal = gather(t.normal, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
-        t.orderOnly = gather(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
-        if (!t.doc && docs) t.doc = docs
-        if (unresolvedPrerequisites) t.unresolvedPrerequisites = true
-        ruleTargets.push(t)
-      }
-      rule = ruleTargets
-      if (keep) {
-        const inline = inlineRecipe === undefined ? undefined : inlineRecipeText(joined) ?? inlineRecipe
-        const normalText = bar === -1 ? prereqText : prereqText.slice(0, bar)
-        const orderOnlyText = bar === -1 ? '' : prereqText.slice(bar + 1)
-        keep.rule({ names, normal: normalText, orderOnly: orderOnlyText, staticPattern, op: sep.op, file: abs, line: lineNo, inline, unresolved: unresolvedPrerequisites })
-      }
-      if (inlineRecipe !== undefined) {
-        for (const t of ruleTargets) t.hasRecipe = true
-        if (ruleTargets.length > 0 && inlineRecipe.includes('$')) addRecipeVariables(ruleTargets, inlineRecipe)
+  /** A rule: targets, then prerequisites, maybe an inline `; recipe`. */
+  private ruleLine(f: FileReading, rest: string, sep: Separator): void {
+    const targetText = rest.slice(0, sep.index)
+    let after = rest.slice(sep.index + sep.op.length)
+    let inlineRecipe: string | undefined
+    const semi = findTopLevel(after, ';')
+    if (semi !== -1) {
+      inlineRecipe = after.slice(semi + 1)
+      after = after.slice(0, semi)
+    }
+    const inner = findSeparator(after)
+    const docs = docOf(f.comment) || (f.docBlock.length ? f.docBlock.filter((d) => d !== '').join(' ') : '')
+    f.docBlock = []
+    if (inner?.kind === 'assign') {
+      // `target: VAR = value` sets a target-specific variable; it is not a rule.
+      this.keep?.targetVariables(targetText, rest.slice(sep.index + sep.op.length), f.abs, f.lineNo)
+      f.rule = null
+      return
+    }
+    const expandedTargets = this.vars.expand(targetText)
+    const names = expandedTargets.unresolved ? [] : fileNames(expandedTargets.value)
+    // The first rule names the default goal; a name computed at run time can't be known here.
+    if (expandedTargets.unresolved && this.targets.size === 0) this.firstTargetUnknown = true
+    let prereqText = after
+    let staticPattern: string | undefined
+    if (inner?.kind === 'rule') {
+      // Static pattern rule `objs: %.o: %.c`: the prerequisites come from the pattern.
+      staticPattern = this.vars.expand(after.slice(0, inner.index)).value.trim()
+      prereqText = after.slice(inner.index + inner.op.length)
+      if (!staticPattern.includes('%')) {
+        // `a: x: y` (every line of /etc/passwd, say): make stops reading here.
+        const message = `static pattern rule whose target pattern has no "%" (make stops with "target pattern contains no '%'"); `
+          + 'put a "%" in the pattern, or remove the second ":"'
+        this.problems.push({ file: f.abs, line: f.lineNo, severity: 'error', message })
+        f.rule = null
+        return
       }
     }
-
-    const openAtEnd = conditionals.splice(0)
-    settle()
-    if (defineDepth > 0) {
-      problem(defineStart, `"define" without a matching "endef" (make stops with "missing 'endef'"); add "endef" after the variable's value`, true)
+    const bar = findTopLevel(prereqText, '|')
+    const normalText = bar === -1 ? prereqText : prereqText.slice(0, bar)
+    const orderOnlyText = bar === -1 ? '' : prereqText.slice(bar + 1)
+    const normal = this.bounded(this.expandWords(normalText), f.abs, f.lineNo)
+    let unresolved = this.lastUnresolved
+    const orderOnly = bar === -1 ? [] : this.bounded(this.expandWords(orderOnlyText), f.abs, f.lineNo)
+    unresolved ||= this.lastUnresolved
+    const ruleTargets = this.ruleTargets(f, names, { normal, orderOnly, staticPattern, docs, doubleColon: sep.op.endsWith('::'), unresolved })
+    f.rule = ruleTargets
+    if (this.keep) {
+      const inline = inlineRecipe === undefined ? undefined : inlineRecipeText(f.joined) ?? inlineRecipe
+      this.keep.rule({ names, normal: normalText, orderOnly: orderOnlyText, staticPattern, op: sep.op, file: f.abs, line: f.lineNo, inline, unresolved })
     }
-    for (const c of openAtEnd) {
-      problem(c.line, `"${c.word}" without a matching "endif" (make stops with "missing 'endif'"); add "endif" to close it`, true)
+    if (inlineRecipe !== undefined) {
+      for (const t of ruleTargets) t.hasRecipe = true
+      if (ruleTargets.length > 0 && inlineRecipe.includes('$')) this.addRecipeVariables(ruleTargets, inlineRecipe)
     }
   }
 
-  const include = (from: string, line: number, optional: boolean, argText: string, stack: string[], maybe: boolean): void => {
+  /** What one rule line gives each of its targets (`.PHONY` and `.DEFAULT` apart; special and pattern targets left out). */
+  private ruleTargets(f: FileReading, names: readonly string[], rule: RuleGiven): TargetState[] {
+    const { normal, orderOnly, staticPattern, docs } = rule
+    const ruleTargets: TargetState[] = []
+    for (const name of names) {
+      if (name === '.PHONY') {
+        this.hasPhony = true
+        for (const p of [...normal, ...orderOnly]) this.phony.add(p)
+        continue
+      }
+      if (name === '.DEFAULT') {
+        ruleTargets.push(this.defaultRule)
+        continue
+      }
+      if (name.startsWith('.') || name.includes('%')) continue
+      const t = this.targetFor(name, f.abs, f.lineNo, rule.doubleColon)
+      if (!t) break
+      t.normal = this.gather(t.normal, staticPattern ? substitutePattern(staticPattern, name, normal) : normal)
+      t.orderOnly = this.gather(t.orderOnly, staticPattern ? substitutePattern(staticPattern, name, orderOnly) : orderOnly)
+      if (!t.doc && docs) t.doc = docs
+      if (rule.unresolved) t.unresolvedPrerequisites = true
+      ruleTargets.push(t)
+    }
+    return ruleTargets
+  }
+
+  /** What is still open when a file ends: make stops there. */
+  private endOfFile(f: FileReading): void {
+    const openAtEnd = f.conditionals.splice(0)
+    f.settle()
+    if (f.defineDepth > 0) {
+      this.problem(f, f.defineStart, `"define" without a matching "endef" (make stops with "missing 'endef'"); add "endef" after the variable's value`, true)
+    }
+    for (const c of openAtEnd) {
+      this.problem(f, c.line, `"${c.word}" without a matching "endif" (make stops with "missing 'endif'"); add "endif" to close it`, true)
+    }
+  }
+
+  /** `include`, `-include`, `sinclude`: every file the words name (globs expanded), each read in turn. */
+  private include(f: FileReading, optional: boolean, argText: string): void {
     const directive = optional ? '-include' : 'include'
-    const e = vars.expand(argText.trim())
+    const e = this.vars.expand(argText.trim())
     if (e.unresolved || e.undefinedVars.length > 0) {
       const why = e.unresolved ?? `it uses ${e.undefinedVars.join(', ')}, which no makefile assigns (it may come from the environment or the command line)`
-      problems.push({ file: from, line, severity: 'warning', message: `${directive} ${argText.trim()} can't be resolved statically: ${why}; targets defined there are not listed (name the file literally, or assign the variable in the makefile)` })
+      const message = `${directive} ${argText.trim()} can't be resolved statically: ${why}; `
+        + 'targets defined there are not listed (name the file literally, or assign the variable in the makefile)'
+      this.problems.push({ file: f.abs, line: f.lineNo, severity: 'warning', message })
       return
     }
     for (const path of words(e.value)) {
-      const candidates = /[*?[]/.test(path) ? globOnce(path, true) : [isAbsolute(path) ? path : join(options.cwd, path)]
-      const badGlob = badGlobs.get(path)
-      if (badGlob) problems.push({ file: from, line, severity: 'warning', message: `${directive} ${path.length > 80 ? `${path.slice(0, 77)}...` : path} is not a pattern command-scout can follow (${badGlob}); files it would include are not read` })
-      for (const abs of candidates) {
-        keep?.included(abs)
-        if (stack.includes(abs)) {
-          const chain = [...stack.slice(stack.indexOf(abs)), abs].map((f) => relative(options.cwd, f).split(pathSep).join('/'))
-          problems.push({ file: from, line, severity: 'error', message: `include cycle ${chain.join(' -> ')}: make would include these files forever; remove one of the include lines` })
-          continue
-        }
-        if (stack.length >= maxDepth) {
-          problems.push({ file: from, line, severity: 'error', message: `${directive} ${path} is nested more than ${maxDepth} levels deep; not followed (flatten the include chain)` })
-          continue
-        }
-        if (read(abs) === undefined) {
-          // There but unreadable (a FIFO, a device, too big, no permission): the reader reported why.
-          if (options.exists?.(abs)) continue
-          if (!optional && !maybe) problems.push({ file: from, line, severity: 'warning', message: `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); create it, fix the path, or use -include for an optional file` })
-          continue
-        }
-        // make reads a file again each time it is included; its rules would only merge into the
-        // ones already read, so each file is read once and the cost stays linear in the input.
-        if (seenFiles.has(abs)) continue
-        if (seenFiles.size >= maxFiles) {
-          if (!tooMany) problems.push({ file: from, line, severity: 'error', message: `more than ${maxFiles} makefiles are included; the rest are not followed (split the build or raise the limit)` })
-          tooMany = true
-          continue
-        }
-        readFile(abs, [...stack, abs], maybe)
+      const candidates = /[*?[]/.test(path) ? this.globOnce(path, true) : [isAbsolute(path) ? path : join(this.options.cwd, path)]
+      const badGlob = this.badGlobs.get(path)
+      if (badGlob) {
+        const shown = path.length > 80 ? `${path.slice(0, 77)}...` : path
+        const message = `${directive} ${shown} is not a pattern command-scout can follow (${badGlob}); files it would include are not read`
+        this.problems.push({ file: f.abs, line: f.lineNo, severity: 'warning', message })
       }
+      for (const abs of candidates) this.includeFile(f, optional, path, abs)
     }
   }
 
-  readFile(rootFile, [rootFile])
-  if (vars.limitHit) problems.push({ file: rootFile, severity: 'warning', message: `${vars.limitHit}; targets and prerequisites that need it are not listed` })
-  // A makefile outside the directory make runs in is read only as make reads it: when make would
-  // refuse it (an error above), nothing from it is listed (include /etc/passwd lists no users).
-  const base = realRoot(options.cwd)
-  const refusedOutside = new Set<string>()
-  for (const file of files) {
-    if (isInside(realOrSelf(file), base)) continue
-    if (problems.some((p) => p.file === file && p.severity === 'error')) refusedOutside.add(file)
-  }
-  if (refusedOutside.size > 0) {
-    // make stops at a file's first error: one diagnostic per refused file, none of its contents.
-    const firstError = new Map<string, MakeProblem>()
-    for (const p of problems) if (refusedOutside.has(p.file) && p.severity === 'error' && !firstError.has(p.file)) firstError.set(p.file, p)
-    const kept = problems.filter((p) => !refusedOutside.has(p.file))
-    problems.length = 0
-    problems.push(...kept)
-    for (const [file, p] of firstError) {
-      problems.push({ file, ...(p.line !== undefined ? { line: p.line } : {}), severity: 'error', message: `this included makefile is outside the scanned directory and make refuses it: ${p.message}; none of its targets are listed` })
+  /** One file an include names: read it, unless that would loop, go too deep, or it was read before. */
+  private includeFile(f: FileReading, optional: boolean, path: string, abs: string): void {
+    const { abs: from, lineNo: line, stack, maybe } = f
+    const directive = optional ? '-include' : 'include'
+    this.keep?.included(abs)
+    if (stack.includes(abs)) {
+      const chain = [...stack.slice(stack.indexOf(abs)), abs].map((file) => relative(this.options.cwd, file).split(pathSep).join('/'))
+      const message = `include cycle ${chain.join(' -> ')}: make would include these files forever; remove one of the include lines`
+      this.problems.push({ file: from, line, severity: 'error', message })
+      return
     }
-  }
-  let defaultGoal: string | undefined
-  if (vars.has('.DEFAULT_GOAL')) {
-    const e = vars.expand(vars.raw('.DEFAULT_GOAL') ?? '')
-    if (!e.unresolved) defaultGoal = words(e.value)[0]
-  } else defaultGoal = firstTargetUnknown ? COMPUTED_GOAL : targets.keys().next().value
-  const list: MakeTarget[] = []
-  // Lists are copied per target only up to MAX_TOTAL_PREREQUISITES in all (the recipes keep no more).
-  let listBudget = MAX_TOTAL_PREREQUISITES
-  const copy = (g: Gathered | undefined): string[] => {
-    if (!g) return []
-    if (listBudget <= 0) {
-      if (listBudget === 0) problems.push({ file: rootFile, severity: 'warning', message: `the targets have more than ${MAX_TOTAL_PREREQUISITES} prerequisites in all (MAX_TOTAL_PREREQUISITES); later targets are listed without theirs` })
-      listBudget = -1
-      return []
+    if (stack.length >= this.maxDepth) {
+      const message = `${directive} ${path} is nested more than ${this.maxDepth} levels deep; not followed (flatten the include chain)`
+      this.problems.push({ file: from, line, severity: 'error', message })
+      return
     }
-    const out = g instanceof Set ? [...g] : g.slice(0, listBudget)
-    listBudget -= out.length
-    return out
+    if (this.read(abs) === undefined) {
+      // There but unreadable (a FIFO, a device, too big, no permission): the reader reported why.
+      if (this.options.exists?.(abs)) return
+      if (!optional && !maybe) {
+        const message = `included file ${path} does not exist (make stops with "No such file or directory" unless a rule creates it); `
+          + 'create it, fix the path, or use -include for an optional file'
+        this.problems.push({ file: from, line, severity: 'warning', message })
+      }
+      return
+    }
+    // make reads a file again each time it is included; its rules would only merge into the
+    // ones already read, so each file is read once and the cost stays linear in the input.
+    if (this.seenFiles.has(abs)) return
+    if (this.seenFiles.size >= this.maxFiles) {
+      if (!this.tooMany) {
+        const message = `more than ${this.maxFiles} makefiles are included; the rest are not followed (split the build or raise the limit)`
+        this.problems.push({ file: from, line, severity: 'error', message })
+      }
+      this.tooMany = true
+      return
+    }
+    this.readFile(abs, [...stack, abs], maybe)
   }
-  for (const t of targets.values()) {
-    if (refusedOutside.has(t.file)) continue
-    const variables: string[] = []
-    if (t.variables) for (const v of t.variables) if (!AUTOMATIC_VARIABLES.has(v)) variables.push(v)
-    list.push({
-      name: t.name,
-      file: t.file,
-      line: t.line,
-      prerequisites: copy(t.normal),
-      orderOnly: copy(t.orderOnly),
-      variables,
-      doc: t.doc,
-      doubleColon: t.doubleColon,
-      hasRecipe: t.hasRecipe,
-      unresolvedPrerequisites: t.unresolvedPrerequisites,
-    })
+
+  /**
+   * A makefile outside the directory make runs in is read only as make reads it: when make would
+   * refuse it (an error found), nothing from it is listed (include /etc/passwd lists no users).
+   * Returns the refused files, their problems replaced by one each.
+   */
+  private refuseOutside(): Set<string> {
+    const problems = this.problems
+    const base = realRoot(this.options.cwd)
+    const refusedOutside = new Set<string>()
+    for (const file of this.files) {
+      if (isInside(realOrSelf(file), base)) continue
+      if (problems.some((p) => p.file === file && p.severity === 'error')) refusedOutside.add(file)
+    }
+    if (refusedOutside.size > 0) {
+      // make stops at a file's first error: one diagnostic per refused file, none of its contents.
+      const firstError = new Map<string, MakeProblem>()
+      for (const p of problems) if (refusedOutside.has(p.file) && p.severity === 'error' && !firstError.has(p.file)) firstError.set(p.file, p)
+      const kept = problems.filter((p) => !refusedOutside.has(p.file))
+      problems.length = 0
+      problems.push(...kept)
+      for (const [file, p] of firstError) {
+        problems.push({ file, ...(p.line !== undefined ? { line: p.line } : {}), severity: 'error',
+          message: `this included makefile is outside the scanned directory and make refuses it: ${p.message}; none of its targets are listed` })
+      }
+    }
+    return refusedOutside
   }
-  const recipes = keep?.result(refusedOutside)
-  return { targets: list, phony, hasPhony, files, problems, defaultGoal, hasDefaultRecipe: defaultRule.hasRecipe, ...(recipes ? { recipes } : {}) }
+
+  /** What plain `make` builds: `.DEFAULT_GOAL` when set, else the first target. */
+  private defaultGoal(): string | undefined {
+    const vars = this.vars
+    if (vars.has('.DEFAULT_GOAL')) {
+      const e = vars.expand(vars.raw('.DEFAULT_GOAL') ?? '')
+      return e.unresolved ? undefined : words(e.value)[0]
+    }
+    return this.firstTargetUnknown ? COMPUTED_GOAL : this.targets.keys().next().value
+  }
+
+  /** The targets as the result lists them, without those from refused files. */
+  private targetList(refused: ReadonlySet<string>): MakeTarget[] {
+    const list: MakeTarget[] = []
+    // Lists are copied per target only up to MAX_TOTAL_PREREQUISITES in all (the recipes keep no more).
+    let listBudget = MAX_TOTAL_PREREQUISITES
+    const copy = (g: Gathered | undefined): string[] => {
+      if (!g) return []
+      if (listBudget <= 0) {
+        if (listBudget === 0) {
+          const message = `the targets have more than ${MAX_TOTAL_PREREQUISITES} prerequisites in all (MAX_TOTAL_PREREQUISITES); `
+            + 'later targets are listed without theirs'
+          this.problems.push({ file: this.rootFile, severity: 'warning', message })
+        }
+        listBudget = -1
+        return []
+      }
+      const out = g instanceof Set ? [...g] : g.slice(0, listBudget)
+      listBudget -= out.length
+      return out
+    }
+    for (const t of this.targets.values()) {
+      if (refused.has(t.file)) continue
+      const variables: string[] = []
+      if (t.variables) for (const v of t.variables) if (!AUTOMATIC_VARIABLES.has(v)) variables.push(v)
+      list.push({
+        name: t.name,
+        file: t.file,
+        line: t.line,
+        prerequisites: copy(t.normal),
+        orderOnly: copy(t.orderOnly),
+        variables,
+        doc: t.doc,
+        doubleColon: t.doubleColon,
+        hasRecipe: t.hasRecipe,
+        unresolvedPrerequisites: t.unresolvedPrerequisites,
+      })
+    }
+    return list
+  }
 }
 
 /** `text` with its `$(...)` and `${...}` references cut out (the words inside them are no file names). */

@@ -33,15 +33,42 @@ interface Project {
 }
 
 export function collectNx(root: string): CollectorResult {
-  const diagnostics: Diagnostic[] = []
-  const files: string[] = []
-  const report = (file: string, message: string, line?: number, severity: 'error' | 'warning' = 'warning') =>
-    diagnostics.push(createDiagnostic({ source: SOURCE, file, ...(line ? { line } : {}), message, severity }))
+  const nx = new NxWorkspace(root)
+  const { diagnostics, files } = nx
+  const nxJson = nx.readJson('nx.json')
+  if (!nxJson) return { recipes: [], diagnostics, files }
+  nx.notePlugins(nxJson)
+  if (readText(join(root, 'workspace.json')) !== undefined) {
+    nx.report('workspace.json', 'workspace.json (Nx before 16) is not read; Nx 16 and later ignore it too: move each project to a project.json')
+  }
+  const ignores = nx.projectJsonProjects()
+  nx.packageProjects(ignores)
+  return { recipes: nx.recipes(), diagnostics, files }
+}
+
+/**
+ * The projects of one workspace, gathered from project.json files and workspace packages (in that
+ * order: project.json wins), then listed as recipes; files read and diagnostics gather along the way.
+ */
+class NxWorkspace {
+  readonly diagnostics: Diagnostic[] = []
+  readonly files: string[] = []
+  private readonly root: string
+  private readonly projects = new Map<string, Project>()
+
+  constructor(root: string) {
+    this.root = root
+  }
+
+  report(file: string, message: string, line?: number, severity: 'error' | 'warning' = 'warning'): void {
+    this.diagnostics.push(createDiagnostic({ source: SOURCE, file, ...(line ? { line } : {}), message, severity }))
+  }
+
   /** Reads a JSON file: its value, or undefined after a diagnostic. */
-  const readJson = (rel: string): { value: Json; text: string } | undefined => {
-    const text = readText(join(root, rel))
+  readJson(rel: string): { value: Json; text: string } | undefined {
+    const text = readText(join(this.root, rel))
     if (text === undefined) return undefined
-    files.push(rel)
+    this.files.push(rel)
     let value: unknown
     try {
       value = JSON.parse(text)
@@ -50,37 +77,38 @@ export function collectNx(root: string): CollectorResult {
       const loose = parseJsonText(text, true)
       if (!loose.root || loose.missingComma) {
         const at = loose.error ?? { line: loose.missingComma!.line, column: loose.missingComma!.column, message: 'expected a comma' }
-        report(rel, `${rel} is not valid JSON (line ${at.line}, column ${at.column}: ${at.message}); Nx refuses it too`, at.line, 'error')
+        this.report(rel, `${rel} is not valid JSON (line ${at.line}, column ${at.column}: ${at.message}); Nx refuses it too`, at.line, 'error')
         return undefined
       }
       value = nodeValue(loose.root)
     }
     if (!isRecord(value)) {
-      report(rel, `${rel} must hold an object, not ${kind(value)}`, 1, 'error')
+      this.report(rel, `${rel} must hold an object, not ${kind(value)}`, 1, 'error')
       return undefined
     }
     return { value, text }
   }
 
-  const nxJson = readJson('nx.json')
-  if (!nxJson) return { recipes: [], diagnostics, files }
-  const plugins = Array.isArray(nxJson.value.plugins) ? nxJson.value.plugins : []
-  for (const p of plugins) {
-    const name = typeof p === 'string' ? p : isRecord(p) && typeof p.plugin === 'string' ? p.plugin : undefined
-    if (name) report('nx.json', `plugin ${name} infers targets when Nx runs; those are not read (only targets written in project.json and package.json "nx" are listed)`, lineOfText(nxJson.text, JSON.stringify(name)))
+  /** nx.json `plugins` infer targets when Nx runs: each is noted. */
+  notePlugins(nxJson: { value: Json; text: string }): void {
+    const plugins = Array.isArray(nxJson.value.plugins) ? nxJson.value.plugins : []
+    for (const p of plugins) {
+      const name = typeof p === 'string' ? p : isRecord(p) && typeof p.plugin === 'string' ? p.plugin : undefined
+      if (!name) continue
+      const message = `plugin ${name} infers targets when Nx runs; those are not read (only targets written in project.json and package.json "nx" are listed)`
+      this.report('nx.json', message, lineOfText(nxJson.text, JSON.stringify(name)))
+    }
   }
-  if (readText(join(root, 'workspace.json')) !== undefined) report('workspace.json', 'workspace.json (Nx before 16) is not read; Nx 16 and later ignore it too: move each project to a project.json')
 
-  const projects = new Map<string, Project>()
-  const addTargets = (project: Project, targets: unknown, file: string, text: string, where: string) => {
+  private addTargets(project: Project, targets: unknown, file: string, text: string, where: string): void {
     if (targets === undefined) return
     if (!isRecord(targets)) {
-      report(file, `${where} must be an object of target names, not ${kind(targets)}; Nx refuses it`, lineOfText(text, '"targets"'), 'error')
+      this.report(file, `${where} must be an object of target names, not ${kind(targets)}; Nx refuses it`, lineOfText(text, '"targets"'), 'error')
       return
     }
     for (const [name, def] of Object.entries(targets)) {
       if (!isRecord(def)) {
-        report(file, `target "${name}" must be an object (executor, command, options ...), not ${kind(def)}`, lineOfText(text, JSON.stringify(name)))
+        this.report(file, `target "${name}" must be an object (executor, command, options ...), not ${kind(def)}`, lineOfText(text, JSON.stringify(name)))
         continue
       }
       const existing = project.targets.findIndex((t) => t.name === name)
@@ -90,27 +118,39 @@ export function collectNx(root: string): CollectorResult {
     }
   }
 
-  // project.json anywhere under the root, and the ignore files beside them (found by the same
-  // crawl, so that no directory is asked for an ignore file it doesn't have).
-  const { files: found } = globSafely(['**/project.json', '**/.nxignore', '**/.gitignore'], { cwd: root, ignore: ['**/node_modules/**'] })
-  const ignoreFiles = new Set(found.filter((f) => f.endsWith('/.nxignore') || f.endsWith('/.gitignore') || f === '.nxignore' || f === '.gitignore'))
-  const projectFiles = found.filter((f) => !ignoreFiles.has(f))
-  const ignores = new NxIgnores((rel) => {
-    if (!ignoreFiles.has(rel)) return undefined
-    const text = readText(join(root, rel))
-    if (text !== undefined) files.push(rel)
-    return text
-  }, (['nx', 'git'] as const).filter((kind) => [...ignoreFiles].some((f) => f.endsWith(kind === 'nx' ? '.nxignore' : '.gitignore'))), new Set([...ignoreFiles].map((f) => (f.includes('/') ? posix.dirname(f) : ''))))
+  /** Every project.json Nx's walk takes; returns the ignore files' rules, for the workspace packages too. */
+  projectJsonProjects(): NxIgnores {
+    const { root, files } = this
+    // project.json anywhere under the root, and the ignore files beside them (found by the same
+    // crawl, so that no directory is asked for an ignore file it doesn't have).
+    const { files: found } = globSafely(['**/project.json', '**/.nxignore', '**/.gitignore'], { cwd: root, ignore: ['**/node_modules/**'] })
+    const ignoreFiles = new Set(found.filter((f) => f.endsWith('/.nxignore') || f.endsWith('/.gitignore') || f === '.nxignore' || f === '.gitignore'))
+    const projectFiles = found.filter((f) => !ignoreFiles.has(f))
+    const readIgnoreFile = (rel: string): string | undefined => {
+      if (!ignoreFiles.has(rel)) return undefined
+      const text = readText(join(root, rel))
+      if (text !== undefined) files.push(rel)
+      return text
+    }
+    const kinds = (['nx', 'git'] as const).filter((kind) => [...ignoreFiles].some((f) => f.endsWith(kind === 'nx' ? '.nxignore' : '.gitignore')))
+    const ignores = new NxIgnores(readIgnoreFile, kinds, new Set([...ignoreFiles].map((f) => (f.includes('/') ? posix.dirname(f) : ''))))
+    for (const rel of projectFiles.sort()) {
+      if (ignores.ignored(rel)) continue
+      this.projectJson(rel)
+    }
+    return ignores
+  }
 
-  for (const rel of projectFiles.sort()) {
-    if (ignores.ignored(rel)) continue
+  /** One project.json: the project in its directory, named as Nx names it. */
+  private projectJson(rel: string): void {
+    const root = this.root
     const dir = posix.dirname(rel)
     if (!insideRoot(root, join(root, dir))) {
-      report(rel, `${rel} resolves outside the scanned directory (by its real path); its project is not listed`)
-      continue
+      this.report(rel, `${rel} resolves outside the scanned directory (by its real path); its project is not listed`)
+      return
     }
-    const json = readJson(rel)
-    if (!json) continue
+    const json = this.readJson(rel)
+    if (!json) return
     const pkg = readText(join(root, dir, 'package.json'))
     let pkgName: string | undefined
     try {
@@ -119,11 +159,56 @@ export function collectNx(root: string): CollectorResult {
     } catch {}
     const name = typeof json.value.name === 'string' && json.value.name !== '' ? json.value.name : pkgName ?? (dir === '.' ? basename(root) : basename(dir))
     const project: Project = { dir, name, file: rel, targets: [] }
-    addTargets(project, json.value.targets, rel, json.text, `"targets" of ${rel}`)
-    projects.set(dir, project)
+    this.addTargets(project, json.value.targets, rel, json.text, `"targets" of ${rel}`)
+    this.projects.set(dir, project)
   }
 
-  // Workspace packages with an "nx" section.
+  /** Workspace packages with an "nx" section. */
+  packageProjects(ignores: NxIgnores): void {
+    const root = this.root
+    const { dirs } = matchWorkspaceDirs(root, '.', ...workspacePatterns(root))
+    for (const dir of dirs.sort()) {
+      const rel = `${dir}/package.json`
+      if (ignores.ignored(rel)) continue
+      const text = readText(join(root, rel))
+      if (text === undefined) continue
+      let pkg: unknown
+      try {
+        pkg = JSON.parse(text)
+      } catch {
+        continue // the scripts collector reports a broken package.json
+      }
+      if (!isRecord(pkg) || !isRecord(pkg.nx)) continue
+      if (!insideRoot(root, join(root, dir))) continue
+      this.files.push(rel)
+      const existing = this.projects.get(dir)
+      const name = typeof pkg.nx.name === 'string' ? pkg.nx.name : typeof pkg.name === 'string' ? pkg.name : basename(dir)
+      const project = existing ?? { dir, name, file: rel, targets: [] }
+      this.addTargets(project, pkg.nx.targets, rel, text, `"nx.targets" of ${rel}`)
+      if (!existing) this.projects.set(dir, project)
+    }
+  }
+
+  /** A recipe per target, projects in directory order; a second project of the same name is refused. */
+  recipes(): Recipe[] {
+    const byName = new Map<string, Project>()
+    const recipes: Recipe[] = []
+    for (const project of [...this.projects.values()].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))) {
+      const other = byName.get(project.name)
+      if (other) {
+        const message = `projects ${other.dir} and ${project.dir} are both named "${project.name}"; Nx refuses duplicate project names: rename one`
+        this.report(project.file, message, undefined, 'error')
+        continue
+      }
+      byName.set(project.name, project)
+      for (const t of project.targets) recipes.push(targetRecipe(project, t))
+    }
+    return recipes
+  }
+}
+
+/** The workspace patterns (pnpm-workspace.yaml, else package.json `workspaces`) and whether they are pnpm's. */
+function workspacePatterns(root: string): [string[], boolean] {
   const rootPkg = readText(join(root, 'package.json'))
   let patterns: string[] = []
   const pnpmYaml = readText(join(root, PNPM_WORKSPACE))
@@ -132,61 +217,35 @@ export function collectNx(root: string): CollectorResult {
     try {
       const parsed = JSON.parse(rootPkg)
       const ws = isRecord(parsed) ? parsed.workspaces : undefined
-      patterns = Array.isArray(ws) ? ws.filter((x): x is string => typeof x === 'string') : isRecord(ws) && Array.isArray(ws.packages) ? ws.packages.filter((x): x is string => typeof x === 'string') : []
+      const strings = (list: unknown[]) => list.filter((x): x is string => typeof x === 'string')
+      patterns = Array.isArray(ws) ? strings(ws) : isRecord(ws) && Array.isArray(ws.packages) ? strings(ws.packages) : []
     } catch {}
   }
-  const { dirs } = matchWorkspaceDirs(root, '.', patterns, pnpmYaml !== undefined)
-  for (const dir of dirs.sort()) {
-    const rel = `${dir}/package.json`
-    if (ignores.ignored(rel)) continue
-    const text = readText(join(root, rel))
-    if (text === undefined) continue
-    let pkg: unknown
-    try {
-      pkg = JSON.parse(text)
-    } catch {
-      continue // the scripts collector reports a broken package.json
-    }
-    if (!isRecord(pkg) || !isRecord(pkg.nx)) continue
-    if (!insideRoot(root, join(root, dir))) continue
-    files.push(rel)
-    const existing = projects.get(dir)
-    const name = typeof pkg.nx.name === 'string' ? pkg.nx.name : typeof pkg.name === 'string' ? pkg.name : basename(dir)
-    const project = existing ?? { dir, name, file: rel, targets: [] }
-    addTargets(project, pkg.nx.targets, rel, text, `"nx.targets" of ${rel}`)
-    if (!existing) projects.set(dir, project)
-  }
+  return [patterns, pnpmYaml !== undefined]
+}
 
-  const byName = new Map<string, Project>()
-  const recipes: Recipe[] = []
-  for (const project of [...projects.values()].sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0))) {
-    const other = byName.get(project.name)
-    if (other) {
-      report(project.file, `projects ${other.dir} and ${project.dir} are both named "${project.name}"; Nx refuses duplicate project names: rename one`, undefined, 'error')
-      continue
-    }
-    byName.set(project.name, project)
-    for (const t of project.targets) {
-      const options = isRecord(t.def.options) ? t.def.options : {}
-      const command = typeof t.def.command === 'string' ? t.def.command : typeof options.command === 'string' ? options.command : Array.isArray(options.commands) ? options.commands.map((c) => (typeof c === 'string' ? c : isRecord(c) && typeof c.command === 'string' ? c.command : '')).filter(Boolean).join(' && ') : undefined
-      const executor = typeof t.def.executor === 'string' ? t.def.executor : undefined
-      const described = isRecord(t.def.metadata) && typeof t.def.metadata.description === 'string' ? t.def.metadata.description : undefined
-      const dependsOn = Array.isArray(t.def.dependsOn) ? t.def.dependsOn.filter((d): d is string => typeof d === 'string') : []
-      const qualified = `${project.name}:${t.name}`
-      recipes.push(createRecipe({
-        source: SOURCE,
-        runner: 'nx',
-        name: qualified,
-        command: `nx run ${shellWord(qualified)}`,
-        description: described ?? command ?? (executor ? `${executor} executor` : ''),
-        file: t.file,
-        ...(targetLine(t.text, t.name) ? { line: targetLine(t.text, t.name)! } : {}),
-        prerequisites: dependsOn,
-        scope: project.name,
-      }))
-    }
-  }
-  return { recipes, diagnostics, files }
+/** One target as `nx run <project>:<target>`, described by its metadata, else its command, else its executor. */
+function targetRecipe(project: Project, t: Project['targets'][number]): Recipe {
+  const options = isRecord(t.def.options) ? t.def.options : {}
+  const commandOf = (c: unknown) => (typeof c === 'string' ? c : isRecord(c) && typeof c.command === 'string' ? c.command : '')
+  const command = typeof t.def.command === 'string' ? t.def.command
+    : typeof options.command === 'string' ? options.command
+      : Array.isArray(options.commands) ? options.commands.map(commandOf).filter(Boolean).join(' && ') : undefined
+  const executor = typeof t.def.executor === 'string' ? t.def.executor : undefined
+  const described = isRecord(t.def.metadata) && typeof t.def.metadata.description === 'string' ? t.def.metadata.description : undefined
+  const dependsOn = Array.isArray(t.def.dependsOn) ? t.def.dependsOn.filter((d): d is string => typeof d === 'string') : []
+  const qualified = `${project.name}:${t.name}`
+  return createRecipe({
+    source: SOURCE,
+    runner: 'nx',
+    name: qualified,
+    command: `nx run ${shellWord(qualified)}`,
+    description: described ?? command ?? (executor ? `${executor} executor` : ''),
+    file: t.file,
+    ...(targetLine(t.text, t.name) ? { line: targetLine(t.text, t.name)! } : {}),
+    prerequisites: dependsOn,
+    scope: project.name,
+  })
 }
 
 /** One rule of an ignore file: a path pattern, `!` to unignore, a trailing `/` for directories only. */

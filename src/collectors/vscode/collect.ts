@@ -34,7 +34,8 @@ const FILE = '.vscode/tasks.json'
 const SETTINGS_FILE = '.vscode/settings.json'
 const HOST_KEY = process.platform === 'win32' ? 'windows' : process.platform === 'darwin' ? 'osx' : 'linux'
 /** Shell words that are no program on PATH: a command line starting with one runs in `sh`. */
-const SHELL_WORDS = new Set(['cd', 'export', 'set', 'source', '.', 'exec', 'eval', 'if', 'for', 'while', 'case', '(', '{', 'test', '[', 'echo', 'true', 'false', 'unset', 'ulimit', 'umask', 'env'])
+const SHELL_WORDS = new Set(['cd', 'export', 'set', 'source', '.', 'exec', 'eval', 'if', 'for', 'while', 'case', '(', '{', 'test', '[', 'echo', 'true', 'false',
+  'unset', 'ulimit', 'umask', 'env'])
 
 type Task = Record<string, unknown>
 
@@ -56,14 +57,41 @@ function argText(arg: unknown): string | undefined {
   return undefined
 }
 
+type Report = (message: string, line?: number, severity?: 'error' | 'warning') => void
+
 export function collectVscode(root: string): CollectorResult {
   const text = readText(join(root, FILE))
   if (text === undefined) return { recipes: [], diagnostics: [], files: [] }
   const diagnostics: Diagnostic[] = []
-  const report = (message: string, line?: number, severity: 'error' | 'warning' = 'warning') =>
+  const report: Report = (message, line, severity = 'warning') =>
     diagnostics.push(createDiagnostic({ source: SOURCE, file: FILE, ...(line ? { line } : {}), message, severity }))
-  // The common case: one jsonc-parser pass for the values (no syntax tree); a file with syntax
-  // errors goes through json-text.ts for its positions and words.
+  const doc = tasksDocument(text, report)
+  if (!doc) return { recipes: [], diagnostics, files: [FILE] }
+  const plain = text.includes('//') || text.includes('/*') ? jsoncParser().stripComments(text, ' ') : text
+  const at = positionLocator(plain)
+  const lineOf = (key: string): number | undefined => {
+    const i = plain.indexOf(`"${key}"`)
+    return i === -1 ? undefined : at(i).line
+  }
+  const legacy = doc.version === '0.1.0'
+  if (doc.version !== '2.0.0' && !legacy) {
+    const version = JSON.stringify(doc.version ?? null)
+    report(`tasks.json version ${version} is not read: only versions "2.0.0" and "0.1.0" are (set "version": "2.0.0")`, lineOf('version') ?? 1)
+    if (doc.version !== undefined) return { recipes: [], diagnostics, files: [FILE] }
+  }
+  const files = [FILE]
+  const list = taskList(doc, legacy, plain, report, lineOf)
+  if (!list) return { recipes: [], diagnostics, files }
+  const reader = new TaskReader(root, doc, files, report)
+  list.tasks.forEach((raw, index) => reader.add(raw, index, list.lines[index]))
+  return { recipes: reader.recipes(list.tasks), diagnostics, files }
+}
+
+/**
+ * The file's top-level object. The common case: one jsonc-parser pass for the values (no syntax
+ * tree); a file with syntax errors goes through json-text.ts for its positions and words.
+ */
+function tasksDocument(text: string, report: Report): Task | undefined {
   const errors: ParseError[] = []
   let doc: unknown
   try {
@@ -74,51 +102,97 @@ export function collectVscode(root: string): CollectorResult {
   if (errors.length > 0) {
     const parsed = parseJsonText(text, true)
     if (!parsed.root) {
-      report(`tasks.json is not valid JSONC (line ${parsed.error!.line}, column ${parsed.error!.column}: ${parsed.error!.message}); VS Code can't read its tasks either`, parsed.error!.line, 'error')
-      return { recipes: [], diagnostics, files: [FILE] }
+      const { line, column, message } = parsed.error!
+      report(`tasks.json is not valid JSONC (line ${line}, column ${column}: ${message}); VS Code can't read its tasks either`, line, 'error')
+      return undefined
     }
-    if (parsed.missingComma) report(`tasks.json misses a comma at line ${parsed.missingComma.line}, column ${parsed.missingComma.column}; VS Code's lenient parser reads on, and so does this, but fix it`, parsed.missingComma.line)
+    if (parsed.missingComma) {
+      const { line, column } = parsed.missingComma
+      report(`tasks.json misses a comma at line ${line}, column ${column}; VS Code's lenient parser reads on, and so does this, but fix it`, line)
+    }
     doc = jsoncParser().getNodeValue(parsed.root) as unknown
   }
   if (!isRecord(doc)) {
     report('tasks.json must hold an object with "version" and "tasks"', 1, 'error')
-    return { recipes: [], diagnostics, files: [FILE] }
+    return undefined
   }
-  const plain = text.includes('//') || text.includes('/*') ? jsoncParser().stripComments(text, ' ') : text
-  const at = positionLocator(plain)
-  const lineOf = (key: string): number | undefined => {
-    const i = plain.indexOf(`"${key}"`)
-    return i === -1 ? undefined : at(i).line
-  }
-  const legacy = doc.version === '0.1.0'
-  if (doc.version !== '2.0.0' && !legacy) {
-    report(`tasks.json version ${JSON.stringify(doc.version ?? null)} is not read: only versions "2.0.0" and "0.1.0" are (set "version": "2.0.0")`, lineOf('version') ?? 1)
-    if (doc.version !== undefined) return { recipes: [], diagnostics, files: [FILE] }
-  }
-  const files = [FILE]
+  return doc
+}
+
+/** The tasks to read, each with its line: a 2.0.0 file's own list, or what VS Code makes of a 0.1.0 file. */
+function taskList(doc: Task, legacy: boolean, plain: string, report: Report, lineOf: (key: string) => number | undefined):
+  { tasks: unknown[]; lines: Array<number | undefined> } | undefined {
   let tasks: unknown = doc.tasks
   let taskLines: Array<number | undefined>
   if (legacy) {
     const converted = fromVersion1(doc, plain, report, lineOf)
-    if (!converted) return { recipes: [], diagnostics, files }
+    if (!converted) return undefined
     ;({ tasks, lines: taskLines } = converted)
   } else {
-    if (tasks === undefined) return { recipes: [], diagnostics, files }
+    if (tasks === undefined) return undefined
     if (!Array.isArray(tasks)) {
       report('"tasks" must be a list of task objects; VS Code reads none of them', lineOf('tasks'), 'error')
-      return { recipes: [], diagnostics, files }
+      return undefined
     }
     taskLines = listObjectLines(plain, 'tasks')
   }
-  if (!Array.isArray(tasks)) return { recipes: [], diagnostics, files }
-  const globalOptions = { ...(isRecord(doc.options) ? doc.options : {}), ...(isRecord((doc[HOST_KEY] as Task | undefined)?.options) ? ((doc[HOST_KEY] as Task).options as Task) : {}) }
-  const rootName = basename(root)
-  const npm = npmRunners(root, files)
+  if (!Array.isArray(tasks)) return undefined
+  return { tasks, lines: taskLines }
+}
+
+/** One task of the list, with the host's overrides applied, and what every kind of task reads of it. */
+interface Entry {
+  readonly raw: Task
+  readonly task: Task
+  readonly label: string | undefined
+  readonly type: string | undefined
+  readonly dependsOn: string[]
+  readonly detail: string | undefined
+  readonly line: number | undefined
+}
+
+interface Compound {
+  label: string
+  deps: string[]
+  line?: number
+  description: string
+  sequence: boolean
+}
+
+/**
+ * Reads the tasks one by one (add: npm, command and compound tasks), then lists them (recipes:
+ * compound tasks resolved once every command task is known).
+ */
+class TaskReader {
+  private readonly root: string
+  private readonly rootName: string
+  private readonly files: string[]
+  private readonly report: Report
+  private readonly globalOptions: Task
+  private readonly npm: NpmRunners
+  // Real-path checks per distinct cwd, not per task.
+  private readonly cwdInside = new Map<string, boolean>()
+  private readonly built = new Map<string, Built>()
+  private readonly compoundLabels = new Set<string>()
+  /** Labels of `"hide": true` tasks: not listed, but they run as a dependency. */
+  private readonly hidden = new Set<string>()
+  private readonly compound: Compound[] = []
+
+  constructor(root: string, doc: Task, files: string[], report: Report) {
+    this.root = root
+    this.files = files
+    this.report = report
+    const hostOptions = (doc[HOST_KEY] as Task | undefined)?.options
+    this.globalOptions = { ...(isRecord(doc.options) ? doc.options : {}), ...(isRecord(hostOptions) ? (hostOptions as Task) : {}) }
+    this.rootName = basename(root)
+    this.npm = npmRunners(root, files)
+  }
 
   /** `${...}` variables resolved for a command run from `cwd`; undefined names the first unknown one. */
-  const substitute = (value: string, cwd: string, shell: boolean): { text: string; unknown?: string } => {
+  private substitute(value: string, cwd: string, shell: boolean): { text: string; unknown?: string } {
     let unknown: string | undefined
     const up = cwd === '.' ? '.' : cwd.split('/').map(() => '..').join('/')
+    const rootName = this.rootName
     const out = value.replace(/\$\{([^}]*)\}/g, (whole, name: string) => {
       if (name === 'workspaceFolder' || name === 'workspaceRoot') return up
       if (name === 'workspaceFolderBasename') return rootName
@@ -131,99 +205,88 @@ export function collectVscode(root: string): CollectorResult {
     return { text: out, ...(unknown ? { unknown } : {}) }
   }
 
-  // Real-path checks per distinct cwd, not per task.
-  const cwdInside = new Map<string, boolean>()
-  const insideCwd = (abs: string): boolean => {
-    let inside = cwdInside.get(abs)
-    if (inside === undefined) cwdInside.set(abs, (inside = insideRoot(root, abs)))
+  private insideCwd(abs: string): boolean {
+    let inside = this.cwdInside.get(abs)
+    if (inside === undefined) this.cwdInside.set(abs, (inside = insideRoot(this.root, abs)))
     return inside
   }
-  const built = new Map<string, Built>()
-  const compoundLabels = new Set<string>()
-  /** Labels of `"hide": true` tasks: not listed, but they run as a dependency. */
-  const hidden = new Set<string>()
-  const compound: Array<{ label: string; deps: string[]; line?: number; description: string; sequence: boolean }> = []
-  tasks.forEach((raw, index) => {
-    const line = taskLines[index]
+
+  /** One entry of the task list. */
+  add(raw: unknown, index: number, line: number | undefined): void {
     if (!isRecord(raw)) {
-      report(`tasks[${index}] must be an object; VS Code skips it`, line)
+      this.report(`tasks[${index}] must be an object; VS Code skips it`, line)
       return
     }
     const task: Task = { ...raw, ...(isRecord(raw[HOST_KEY]) ? (raw[HOST_KEY] as Task) : {}) }
     const label = typeof task.label === 'string' ? task.label : typeof task.taskName === 'string' ? task.taskName : undefined
     const type = typeof task.type === 'string' ? task.type : undefined
-    const dependsOn = typeof task.dependsOn === 'string' ? [task.dependsOn] : Array.isArray(task.dependsOn) ? task.dependsOn.filter((d): d is string => typeof d === 'string') : []
+    const dependsOn = typeof task.dependsOn === 'string' ? [task.dependsOn]
+      : Array.isArray(task.dependsOn) ? task.dependsOn.filter((d): d is string => typeof d === 'string') : []
     const detail = typeof task.detail === 'string' ? task.detail : undefined
-    if (type === 'npm' && typeof task.script === 'string') {
-      const path = npmPath(task)
-      const npmLabel = label ?? npmDefaultLabel(task)
-      if (built.has(npmLabel) || compoundLabels.has(npmLabel)) {
-        report(`two tasks are labelled "${npmLabel}"; VS Code runs the first one, so this one is not listed: rename it`, line)
-        return
-      }
-      const b = npmTask(root, npmLabel, task.script, path, npm, files, insideCwd, (message) => report(`task ${JSON.stringify(npmLabel)} ${message}`, line))
-      if (!b) return
-      if (raw.hide === true) hidden.add(npmLabel)
-      built.set(npmLabel, { ...b, ...(line ? { line } : {}), description: detail ?? b.description, deps: dependsOn })
-      return
-    }
+    const entry: Entry = { raw, task, label, type, dependsOn, detail, line }
+    if (type === 'npm' && typeof task.script === 'string') return this.addNpm(entry, task.script)
     if (type !== undefined && type !== 'shell' && type !== 'process') {
       const what = type === 'npm'
         ? 'is an npm task without a "script"; VS Code has no script to run, so it is not listed'
         : `is a "${type}" task, which a VS Code extension provides; its command is not in tasks.json, so it is not listed`
-      report(`task ${JSON.stringify(label ?? `${type}: ${task.script ?? task.task ?? index}`)} ${what}`, line)
+      this.report(`task ${JSON.stringify(label ?? `${type}: ${task.script ?? task.task ?? index}`)} ${what}`, line)
       return
     }
     if (label === undefined || label === '') {
-      report(`tasks[${index}] has no "label"; VS Code requires one to run it, so it is not listed`, line, 'error')
+      this.report(`tasks[${index}] has no "label"; VS Code requires one to run it, so it is not listed`, line, 'error')
       return
     }
-    if (built.has(label) || compoundLabels.has(label)) {
-      report(`two tasks are labelled "${label}"; VS Code runs the first one, so this one is not listed: rename it`, line)
+    if (this.built.has(label) || this.compoundLabels.has(label)) {
+      this.report(`two tasks are labelled "${label}"; VS Code runs the first one, so this one is not listed: rename it`, line)
       return
     }
-    if (task.command === undefined) {
-      if (dependsOn.length === 0) {
-        report(`task "${label}" has neither "command" nor "dependsOn"; there is nothing to run`, line)
-        return
-      }
-      if (raw.hide === true) hidden.add(label)
-      compoundLabels.add(label)
-      compound.push({ label, deps: dependsOn, ...(line ? { line } : {}), description: detail ?? '', sequence: task.dependsOrder === 'sequence' })
+    if (task.command === undefined) return this.addCompound(entry, label)
+    this.addCommand(entry, label)
+  }
+
+  private addNpm({ raw, task, label, dependsOn, detail, line }: Entry, script: string): void {
+    const path = npmPath(task)
+    const npmLabel = label ?? npmDefaultLabel(task)
+    if (this.built.has(npmLabel) || this.compoundLabels.has(npmLabel)) {
+      this.report(`two tasks are labelled "${npmLabel}"; VS Code runs the first one, so this one is not listed: rename it`, line)
       return
     }
+    const say = (message: string) => this.report(`task ${JSON.stringify(npmLabel)} ${message}`, line)
+    const b = npmTask(this.root, npmLabel, script, path, this.npm, this.files, (abs) => this.insideCwd(abs), say)
+    if (!b) return
+    if (raw.hide === true) this.hidden.add(npmLabel)
+    this.built.set(npmLabel, { ...b, ...(line ? { line } : {}), description: detail ?? b.description, deps: dependsOn })
+  }
+
+  /** A task with only `dependsOn`: its command line is known once every task is read. */
+  private addCompound({ raw, task, dependsOn, detail, line }: Entry, label: string): void {
+    if (dependsOn.length === 0) {
+      this.report(`task "${label}" has neither "command" nor "dependsOn"; there is nothing to run`, line)
+      return
+    }
+    if (raw.hide === true) this.hidden.add(label)
+    this.compoundLabels.add(label)
+    this.compound.push({ label, deps: dependsOn, ...(line ? { line } : {}), description: detail ?? '', sequence: task.dependsOrder === 'sequence' })
+  }
+
+  /** A shell or process task: its command line, with its args, run in its cwd. */
+  private addCommand({ raw, task, type, dependsOn, detail, line }: Entry, label: string): void {
+    const report = this.report
     const commandRaw = argText(task.command)
     if (commandRaw === undefined || commandRaw.trim() === '') {
       report(`task "${label}" has a "command" that is not a string; VS Code can't run it`, line, 'error')
       return
     }
-    const options = { ...globalOptions, ...(isRecord(task.options) ? task.options : {}) }
-    let cwd = '.'
-    if (options.cwd !== undefined) {
-      if (typeof options.cwd !== 'string') {
-        report(`task "${label}" has an options.cwd that is not a string; not listed`, line)
-        return
-      }
-      const resolved = substitute(options.cwd, '.', false)
-      if (resolved.unknown) {
-        report(`task "${label}" runs in ${options.cwd}, which needs ${resolved.unknown} (known only inside VS Code); not listed`, line)
-        return
-      }
-      const abs = resolve(root, resolved.text)
-      if (!insideCwd(abs)) {
-        report(`task "${label}" runs in ${options.cwd}, outside the scanned directory (by its real path); not listed`, line)
-        return
-      }
-      cwd = relPosix(root, abs)
-    }
+    const cwd = this.cwdOf(task, label, line)
+    if (cwd === undefined) return
     const shell = (type ?? 'process') === 'shell'
     const args = Array.isArray(task.args) ? task.args.map(argText) : []
     if (args.some((a) => a === undefined)) {
       report(`task "${label}" has an argument that is neither a string nor { value, quoting }; not listed`, line)
       return
     }
-    const cmd = substitute(commandRaw, cwd, shell)
-    const argsOut = (args as string[]).map((a) => substitute(a, cwd, shell))
+    const cmd = this.substitute(commandRaw, cwd, shell)
+    const argsOut = (args as string[]).map((a) => this.substitute(a, cwd, shell))
     const unknown = cmd.unknown ?? argsOut.find((a) => a.unknown)?.unknown
     if (unknown) {
       report(`task "${label}" needs ${unknown}, which only VS Code fills in (an open file, an input prompt, a setting); not listed`, line)
@@ -233,45 +296,93 @@ export function collectVscode(root: string): CollectorResult {
     const command = [head, ...argsOut.map((a) => shellWord(a.text))].join(' ')
     const first = cmd.text.trim().split(/\s+/)[0]!
     const runner = shell && SHELL_WORDS.has(first) ? 'sh' : posix.basename(first.replace(/^["']|["']$/g, '')) || 'sh'
-    if (raw.hide === true) hidden.add(label)
-    built.set(label, { label, command, cwd, ...(line ? { line } : {}), description: detail ?? command, runner, deps: dependsOn })
-  })
+    if (raw.hide === true) this.hidden.add(label)
+    this.built.set(label, { label, command, cwd, ...(line ? { line } : {}), description: detail ?? command, runner, deps: dependsOn })
+  }
 
-  // Compound tasks, after every command task is known (dependsOn may name a later task).
-  const resolving = new Set<string>()
-  const lineFor = (label: string): string | undefined => {
-    const b = built.get(label)
-    if (b) return b.cwd === '.' ? b.command : `(cd ${shellWord(b.cwd)} && ${b.command})`
-    const c = compoundByLabel.get(label)
-    // A cycle, or a chain deeper than any real file has (the recursion must not exhaust the stack).
-    if (!c || resolving.has(label) || resolving.size > 200) return undefined
-    resolving.add(label)
-    const parts = c.deps.map(lineFor)
-    resolving.delete(label)
-    return parts.every((p) => p !== undefined) ? parts.join(' && ') : undefined
-  }
-  const compoundRecipes = new Map<string, Built>()
-  const compoundByLabel = new Map(compound.map((c) => [c.label, c]))
-  for (const c of compound) {
-    const command = lineFor(c.label)
-    if (command === undefined) {
-      report(`compound task "${c.label}" depends on ${c.deps.map((d) => JSON.stringify(d)).join(', ')}, and not all of them are command tasks listed here (or they depend on each other in a cycle); not listed`, c.line)
-      continue
+  /** Where a task runs, relative to the root (`options.cwd`, its own or the file's); undefined, reported, when not listed. */
+  private cwdOf(task: Task, label: string, line: number | undefined): string | undefined {
+    const options = { ...this.globalOptions, ...(isRecord(task.options) ? task.options : {}) }
+    if (options.cwd === undefined) return '.'
+    if (typeof options.cwd !== 'string') {
+      this.report(`task "${label}" has an options.cwd that is not a string; not listed`, line)
+      return undefined
     }
-    const note = `Runs ${c.deps.join(', ')}${c.sequence ? ' in order' : ' (in parallel inside VS Code; one after another here)'}`
-    compoundRecipes.set(c.label, { label: c.label, command, cwd: '.', ...(c.line ? { line: c.line } : {}), description: c.description || note, runner: 'sh', deps: c.deps })
+    const resolved = this.substitute(options.cwd, '.', false)
+    if (resolved.unknown) {
+      this.report(`task "${label}" runs in ${options.cwd}, which needs ${resolved.unknown} (known only inside VS Code); not listed`, line)
+      return undefined
+    }
+    const abs = resolve(this.root, resolved.text)
+    if (!this.insideCwd(abs)) {
+      this.report(`task "${label}" runs in ${options.cwd}, outside the scanned directory (by its real path); not listed`, line)
+      return undefined
+    }
+    return relPosix(this.root, abs)
   }
-  const recipes: Recipe[] = []
-  const listed = new Set<string>()
-  tasks.forEach((raw) => {
-    const label = isRecord(raw) ? (typeof raw.label === 'string' ? raw.label : typeof raw.taskName === 'string' ? raw.taskName : raw.type === 'npm' && typeof raw.script === 'string' ? npmDefaultLabel(raw) : undefined) : undefined
-    const b = label !== undefined ? built.get(label) ?? compoundRecipes.get(label) : undefined
-    if (!b || listed.has(b.label) || hidden.has(b.label)) return
-    listed.add(b.label)
-    for (const d of b.deps) if (!built.has(d) && !compoundRecipes.has(d) && !compoundLabels.has(d)) report(`task "${b.label}" depends on "${d}", which is not a task listed here (VS Code fails to find a task it can't resolve)`, b.line)
-    recipes.push(createRecipe({ source: SOURCE, runner: b.runner, name: b.label, command: b.command, cwd: b.cwd, description: b.description, file: FILE, ...(b.line ? { line: b.line } : {}), prerequisites: b.deps }))
-  })
-  return { recipes, diagnostics, files }
+
+  /** Compound tasks, after every command task is known (dependsOn may name a later task). */
+  private compoundRecipes(): Map<string, Built> {
+    const built = this.built
+    const resolving = new Set<string>()
+    const compoundByLabel = new Map(this.compound.map((c) => [c.label, c]))
+    const lineFor = (label: string): string | undefined => {
+      const b = built.get(label)
+      if (b) return b.cwd === '.' ? b.command : `(cd ${shellWord(b.cwd)} && ${b.command})`
+      const c = compoundByLabel.get(label)
+      // A cycle, or a chain deeper than any real file has (the recursion must not exhaust the stack).
+      if (!c || resolving.has(label) || resolving.size > 200) return undefined
+      resolving.add(label)
+      const parts = c.deps.map(lineFor)
+      resolving.delete(label)
+      return parts.every((p) => p !== undefined) ? parts.join(' && ') : undefined
+    }
+    const compoundRecipes = new Map<string, Built>()
+    for (const c of this.compound) {
+      const command = lineFor(c.label)
+      if (command === undefined) {
+        const deps = c.deps.map((d) => JSON.stringify(d)).join(', ')
+        const message = `compound task "${c.label}" depends on ${deps}, and not all of them are command tasks listed here `
+          + '(or they depend on each other in a cycle); not listed'
+        this.report(message, c.line)
+        continue
+      }
+      const note = `Runs ${c.deps.join(', ')}${c.sequence ? ' in order' : ' (in parallel inside VS Code; one after another here)'}`
+      compoundRecipes.set(c.label, { label: c.label, command, cwd: '.', ...(c.line ? { line: c.line } : {}), description: c.description || note, runner: 'sh',
+        deps: c.deps })
+    }
+    return compoundRecipes
+  }
+
+  /** A recipe per task, in the file's order; hidden tasks and repeated labels are left out. */
+  recipes(tasks: unknown[]): Recipe[] {
+    const { built, compoundLabels } = this
+    const compoundRecipes = this.compoundRecipes()
+    const recipes: Recipe[] = []
+    const listed = new Set<string>()
+    tasks.forEach((raw) => {
+      const label = listedLabel(raw)
+      const b = label !== undefined ? built.get(label) ?? compoundRecipes.get(label) : undefined
+      if (!b || listed.has(b.label) || this.hidden.has(b.label)) return
+      listed.add(b.label)
+      for (const d of b.deps) {
+        if (!built.has(d) && !compoundRecipes.has(d) && !compoundLabels.has(d)) {
+          this.report(`task "${b.label}" depends on "${d}", which is not a task listed here (VS Code fails to find a task it can't resolve)`, b.line)
+        }
+      }
+      recipes.push(createRecipe({ source: SOURCE, runner: b.runner, name: b.label, command: b.command, cwd: b.cwd, description: b.description, file: FILE,
+        ...(b.line ? { line: b.line } : {}), prerequisites: b.deps }))
+    })
+    return recipes
+  }
+}
+
+/** The label a task of the list is built under (before the host's overrides). */
+function listedLabel(raw: unknown): string | undefined {
+  if (!isRecord(raw)) return undefined
+  if (typeof raw.label === 'string') return raw.label
+  if (typeof raw.taskName === 'string') return raw.taskName
+  return raw.type === 'npm' && typeof raw.script === 'string' ? npmDefaultLabel(raw) : undefined
 }
 
 /** An npm task's package folder, relative to the root ('' for the root itself). */
