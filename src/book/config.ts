@@ -6,9 +6,9 @@
  *
  * Older keys: `collectors.makefile`, `collectors.justfile` and `collectors.taskfile` are read as
  * `collectors.make`, `collectors.just` and `collectors.task` (a config may give one of the two
- * names, not both; errors name the key as written). A normalized config answers them too, for code
- * that still reads a section by an older name (`Collector.configKey`); they are not enumerable, so
- * a config listed, copied or written back holds only the sources.
+ * names, not both; errors name the key as written). A normalized config answers them too, for
+ * embedders that read a section by an older name; they are not enumerable, so a config listed,
+ * copied or written back holds only the sources.
  */
 import { isKind, markKinds } from '../base/error-kind.js'
 import {

@@ -63,7 +63,7 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
   const reused: string[] = []
   const cache = options.collectors || options.cache === false ? undefined : new RootCache(absRoot, options.cache)
   for (const collector of options.collectors ?? BUILTIN_COLLECTORS) {
-    const section = cfg.collectors[collector.configKey] ?? { enabled: true }
+    const section = cfg.collectors[collector.source] ?? { enabled: true }
     if (!section.enabled) continue
     try {
       let result = cache?.reuse(collector.source, section)

@@ -1,6 +1,6 @@
 /** The contract every collector keeps: read one manifest format statically, never run repository code. */
 import type { BuiltinSource, Diagnostic, Recipe } from '../book/recipe.js'
-import type { CollectorConfig, CollectorKey } from '../book/config.js'
+import type { CollectorConfig } from '../book/config.js'
 
 export interface CollectContext<O extends CollectorConfig = CollectorConfig> {
   /** Absolute path of the scan root. */
@@ -20,7 +20,6 @@ export interface CollectorResult {
 
 export interface Collector<O extends CollectorConfig = CollectorConfig> {
   readonly source: BuiltinSource
-  readonly configKey: CollectorKey
   /** File names whose appearance anywhere under the root may change this collector's result. */
   readonly manifestNames: readonly string[]
   collect(ctx: CollectContext<O>): CollectorResult

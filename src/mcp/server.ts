@@ -291,7 +291,7 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
   }
   const live = new LiveBook(root, { watch: options.watch ?? true, onChange: replan })
   for (const collector of BUILTIN_COLLECTORS) {
-    const section = config.collectors[collector.configKey] ?? { enabled: true }
+    const section = config.collectors[collector.source] ?? { enabled: true }
     if (section.enabled) live.addCollector(bookCollector(collector, section as never))
   }
   await live.settled()

@@ -8,5 +8,4 @@ fixtureTests(cmakeCollector, new URL('../fixtures/cmake/', import.meta.url).path
 
 test('cmake collector: both presets files, its own config key', () => {
   assert.deepEqual([...cmakeCollector.manifestNames], ['CMakePresets.json', 'CMakeUserPresets.json'])
-  assert.equal(cmakeCollector.configKey, 'cmake')
 })

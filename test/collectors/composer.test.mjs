@@ -8,5 +8,4 @@ fixtureTests(composerCollector, new URL('../fixtures/composer/', import.meta.url
 
 test('composer collector: composer.json only, its own config key', () => {
   assert.deepEqual([...composerCollector.manifestNames], ['composer.json'])
-  assert.equal(composerCollector.configKey, 'composer')
 })

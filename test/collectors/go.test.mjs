@@ -10,7 +10,6 @@ fixtureTests(goCollector, new URL('../fixtures/go/', import.meta.url).pathname)
 
 test('go collector: its manifests and config key', () => {
   assert.deepEqual([...goCollector.manifestNames], ['go.mod', 'go.work'])
-  assert.equal(goCollector.configKey, 'go')
 })
 
 test('build expressions: precedence, negation, parentheses, malformed is false', () => {

@@ -18,7 +18,7 @@ function temp(t) {
 }
 
 /** A collector written against the helper API only, as a new one would be. */
-const newCollector = (collect) => ({ source: 'gradle', configKey: 'gradle', manifestNames: ['build.gradle'], collect: ({ root }) => collect(root) })
+const newCollector = (collect) => ({ source: 'gradle', manifestNames: ['build.gradle'], collect: ({ root }) => collect(root) })
 
 test('a new collector that reads a FIFO through readText gets a diagnostic, not a hang', (t) => {
   const root = temp(t)

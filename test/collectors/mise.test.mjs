@@ -12,7 +12,6 @@ fixtureTests(miseCollector, new URL('../fixtures/mise/', import.meta.url).pathna
 test('mise collector: mise.toml, .mise.toml and mise/config.toml among its files, its own config key', () => {
   for (const f of ['mise.toml', '.mise.toml', 'mise/config.toml']) assert.ok(MISE_CONFIG_FILES.includes(f))
   for (const d of ['mise-tasks', '.mise/tasks']) assert.ok(MISE_TASK_DIRS.includes(d))
-  assert.equal(miseCollector.configKey, 'mise')
 })
 
 test('mise collector: two files of one task directory that mise names alike give one task and a warning', (t) => {

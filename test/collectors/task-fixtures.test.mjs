@@ -49,5 +49,4 @@ test('task collector looks for the eight Taskfile names in go-task order', () =>
     'Taskfile.dist.yml', 'taskfile.dist.yml', 'Taskfile.dist.yaml', 'taskfile.dist.yaml',
   ])
   assert.deepEqual([...taskCollector.manifestNames], [...TASKFILE_NAMES])
-  assert.equal(taskCollector.configKey, 'taskfile')
 })

@@ -8,5 +8,4 @@ fixtureTests(vscodeCollector, new URL('../fixtures/vscode/', import.meta.url).pa
 
 test('vscode collector: .vscode/tasks.json, its own config key', () => {
   assert.deepEqual([...vscodeCollector.manifestNames], ['tasks.json'])
-  assert.equal(vscodeCollector.configKey, 'vscode')
 })

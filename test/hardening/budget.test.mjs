@@ -50,7 +50,7 @@ test('a collector that never returns on its input is stopped by the wall clock a
   const root = tempDir(t, 'cs-stuck-')
   writeFileSync(join(root, 'build.gradle'), `${'a'.repeat(64)}b\n`)
   // Collectors written against the helper API, as a new one would be: each reads its manifest, then works on it.
-  const stuck = (source, work) => ({ source, configKey: source, manifestNames: ['build.gradle'], collect: ({ root: dir }) => (work(readText(join(dir, 'build.gradle'))), { recipes: [], diagnostics: [], files: [] }) })
+  const stuck = (source, work) => ({ source, manifestNames: ['build.gradle'], collect: ({ root: dir }) => (work(readText(join(dir, 'build.gradle'))), { recipes: [], diagnostics: [], files: [] }) })
   const collectors = [
     stuck('loop', () => { for (;;) {} }),
     // Catastrophic backtracking inside the regular expression engine: no step of the collector's own in between.

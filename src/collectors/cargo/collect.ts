@@ -217,7 +217,6 @@ export function collectCargo(root: string): CollectorResult {
 
 export const cargoCollector: Collector = {
   source: SOURCE,
-  configKey: 'cargo',
   manifestNames: ['Cargo.toml'],
   collect(ctx: CollectContext): CollectorResult {
     return collectCargo(ctx.root)

@@ -432,7 +432,6 @@ function lineOfText(text: string, needle: string, at: (offset: number) => { line
 
 export const cmakeCollector: Collector = {
   source: SOURCE,
-  configKey: 'cmake',
   manifestNames: [PROJECT, USER],
   collect(ctx: CollectContext): CollectorResult {
     return collectCmake(ctx.root)

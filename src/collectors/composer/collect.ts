@@ -107,7 +107,6 @@ export function collectComposer(root: string): CollectorResult {
 
 export const composerCollector: Collector = {
   source: SOURCE,
-  configKey: 'composer',
   manifestNames: [FILE],
   collect(ctx: CollectContext): CollectorResult {
     return collectComposer(ctx.root)

@@ -25,7 +25,6 @@ interface Loaded {
 
 export const denoCollector: Collector = {
   source: SOURCE,
-  configKey: 'deno',
   manifestNames: DENO_CONFIG_NAMES,
   collect({ root }: CollectContext): CollectorResult {
     const recipes: Recipe[] = []

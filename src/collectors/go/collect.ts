@@ -139,7 +139,6 @@ export function collectGo(root: string): CollectorResult {
 
 export const goCollector: Collector = {
   source: SOURCE,
-  configKey: 'go',
   manifestNames: ['go.mod', 'go.work'],
   collect(ctx: CollectContext): CollectorResult {
     return collectGo(ctx.root)

@@ -292,7 +292,6 @@ export function collectJust(root: string, options: JustOptions = {}): CollectorR
 
 export const justCollector: Collector = {
   source: SOURCE,
-  configKey: 'justfile',
   manifestNames: ['justfile', 'Justfile', 'JUSTFILE', '.justfile', '.Justfile', 'mod.just'],
   collect(ctx: CollectContext): CollectorResult {
     return collectJust(ctx.root)

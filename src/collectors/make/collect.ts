@@ -74,7 +74,6 @@ export function listedTargets(parsed: ParsedMakefile): Array<{ target: ParsedMak
 
 export const makeCollector: Collector = {
   source: 'make',
-  configKey: 'makefile',
   manifestNames: MAKEFILE_NAMES,
   collect(ctx: CollectContext): CollectorResult {
     const rootFile = defaultMakefile(ctx.root)

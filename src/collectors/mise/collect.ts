@@ -252,7 +252,6 @@ function stripExtension(name: string): string {
 
 export const miseCollector: Collector = {
   source: SOURCE,
-  configKey: 'mise',
   manifestNames: ['mise.toml', '.mise.toml', 'config.toml', 'mise.local.toml', '.mise.local.toml', 'config.local.toml'],
   collect(ctx: CollectContext): CollectorResult {
     return collectMise(ctx.root)

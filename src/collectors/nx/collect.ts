@@ -567,7 +567,6 @@ function lineOfText(text: string, needle: string, from = 0): number | undefined 
 
 export const nxCollector: Collector = {
   source: SOURCE,
-  configKey: 'nx',
   manifestNames: ['nx.json', 'project.json', '.nxignore', '.gitignore'],
   collect(ctx: CollectContext): CollectorResult {
     return collectNx(ctx.root)

@@ -510,7 +510,6 @@ export function collectPython(root: string): CollectorResult {
 
 export const pythonCollector: Collector = {
   source: SOURCE,
-  configKey: 'python',
   manifestNames: [FILE, HATCH_FILE],
   collect(ctx: CollectContext): CollectorResult {
     return collectPython(ctx.root)

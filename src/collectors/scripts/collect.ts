@@ -47,7 +47,6 @@ function manifestFile(dir: string): string {
 
 export const scriptsCollector: Collector<ScriptsConfig> = {
   source: SOURCE,
-  configKey: 'scripts',
   manifestNames: ['package.json', PNPM_WORKSPACE, ...Object.keys(LOCKFILE_RUNNERS)],
   collect({ root, options }: CollectContext<ScriptsConfig>): CollectorResult {
     const recipes: Recipe[] = []

@@ -32,7 +32,6 @@ export function defaultTaskfile(dir: string): string | undefined {
 
 export const taskCollector: Collector = {
   source: 'task',
-  configKey: 'taskfile',
   manifestNames: TASKFILE_NAMES,
   collect(ctx: CollectContext): CollectorResult {
     const { file: rootFile, shadowing } = pickTaskfile(ctx.root, { isFile, isDir })

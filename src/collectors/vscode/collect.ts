@@ -618,7 +618,6 @@ function withHost(base: CommandConf, over: CommandConf | undefined): CommandConf
 
 export const vscodeCollector: Collector = {
   source: SOURCE,
-  configKey: 'vscode',
   manifestNames: ['tasks.json'],
   collect(ctx: CollectContext): CollectorResult {
     return collectVscode(ctx.root)
