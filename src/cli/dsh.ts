@@ -4,7 +4,8 @@
  * setup sources (test/setup/20-dsh.sh), so people and tests get the same pinned install.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
+import { writeFileSafely } from '../base/safe-write.js'
 import { join, resolve } from 'node:path'
 import { CliFailure, UsageError, type CliIo } from './io.js'
 import { parseOptions } from './options.js'
@@ -115,7 +116,7 @@ async function overlay(output: string | undefined, io: CliIo): Promise<number> {
   if (output === undefined || output === '-') return io.stdout(text), 0
   const target = resolve(io.cwd, output)
   try {
-    writeFileSync(target, text)
+    writeFileSafely(target, text)
   } catch (error) {
     throw new CliFailure(`can't write ${target}: ${(error as Error).message}`)
   }

@@ -11,12 +11,7 @@
  * - `generic`: the `mcpServers` entry most other clients take (Claude Desktop, Windsurf, ...).
  */
 import { fileURLToPath } from 'node:url'
-import { quotePosix, quotePowerShell } from '../base/quote.js'
-
-/** A word for a POSIX shell: bare when nothing in it is special (a leading `-` is not), else single-quoted. */
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./:@%+,-][A-Za-z0-9_./:@%+,=-]*$/.test(word) ? word : quotePosix(word)
-}
+import { quotePowerShell, shellWord } from '../base/quote.js'
 
 export const MCP_CLIENTS = ['claude', 'cursor', 'vscode', 'generic'] as const
 export type McpClient = (typeof MCP_CLIENTS)[number]

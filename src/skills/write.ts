@@ -4,7 +4,8 @@
  * one skill per curated category, listing its recipes, when to use them, and how to render and run
  * them; and, for a repository, one skill per runner with its discovered commands (COMMANDS.md style).
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { writeFileSafely } from '../base/safe-write.js'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
 import { needsConfirmation } from '../curated/confirm.js'
@@ -124,6 +125,7 @@ export function writeSkills(dir: string, skills: readonly SkillFile[]): void {
   }
   for (const skill of skills) {
     mkdirSync(join(dir, skill.name), { recursive: true })
-    writeFileSync(join(dir, skill.name, 'SKILL.md'), skillText(skill))
+    // Through a new file renamed into place: a link planted at SKILL.md is replaced, never followed.
+    writeFileSafely(join(dir, skill.name, 'SKILL.md'), skillText(skill))
   }
 }

@@ -10,6 +10,7 @@
  */
 import { posix, relative, resolve, sep } from 'node:path'
 import type { BodyLine, RecipeBody, UnknownPart } from '../types.js'
+import { shellWord } from '../../../base/quote.js'
 
 /** How deep chains are followed (dependencies, calls, includes, modules). */
 export const MAX_DEPTH = 16
@@ -197,9 +198,7 @@ export function unreadable(text: string, why: string, file: string, via: readonl
 }
 
 /** A word as one POSIX shell word: as written when safe, else single-quoted. */
-export function shellQuoteWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
-}
+export const shellQuoteWord = shellWord
 
 /** Words as a shell line fragment. */
 export function shellJoin(words: readonly string[]): string {
