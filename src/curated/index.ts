@@ -1,6 +1,6 @@
 /**
  * The curated recipe library (Recipe Specification v0.1): load, validate, render, search.
- * Harness-free; the dsh tools are in `./plugin.js` (package subpath `./curated/plugin`, through `./entry.js`).
+ * Harness-free; the dsh tools are in `../dsh/curated-tools.js` (package subpath `./curated/plugin`, through `../dsh/entries/curated.js`).
  */
 export { loadLibrary, SHIPPED_RECIPES_DIR } from './load.js'
 export { validateLibrary, type ValidateOptions } from './validate.js'
