@@ -1,6 +1,6 @@
 /**
  * Service Definition of the kitchen in the harness: `ctx.kitchen`. It says WHAT the kitchen service
- * does; `provider.ts` is the provider.
+ * does; `provider.ts` is the provider, and the chef tools call its `operations`.
  *
  * Semantics every implementation owes:
  * - **One kitchen per process, opened lazily.** The kitchen directory is opened when the first
@@ -16,7 +16,7 @@
  * - **Refusals are errors with a reason** (`KitchenError` text), never a crash of the host.
  */
 import { Service, type Context } from '@deepseek-ai/cordis'
-import type { AddProjectInput, CloseResult, DispatchResult, SendResult, StopResult } from '../kitchen/index.js'
+import type { AddProjectInput, CloseResult, DispatchResult, SendResult, StopResult, VerifyVerdict } from '../kitchen/index.js'
 import type { CooksSnapshotView, RoleRequest, RulebooksRequest } from './events.js'
 import type { KitchenRowConfig } from './schema.js'
 
@@ -41,12 +41,33 @@ export interface ResultArgs {
   task: string
   /** Also run the base branch's test command on the committed work, confined to the task's clone. */
   verify?: boolean
+  /** Also show the diff of the branch against its base, bounded. */
+  diff?: boolean
+  signal?: AbortSignal
+}
+
+/** What `chef_close {merge: true}` takes: the tasks to land, in order. */
+export interface MergeArgs {
+  tasks: string[]
   signal?: AbortSignal
 }
 
 export interface ResultText {
   text: string
-  verified?: { ok: boolean; command: string; exitCode: number | null }
+  verified?: VerifyVerdict
+}
+
+/** The chef tools' operations: what `chef_add_project` ... `chef_close` call, each answering with text. */
+export interface KitchenOperations {
+  addProject(args: AddProjectArgs): Promise<string>
+  dispatch(input: unknown): Promise<DispatchResult>
+  board(): Promise<string>
+  send(task: string, message: string): Promise<SendResult & { text: string }>
+  stop(task: string): Promise<StopResult & { text: string }>
+  result(args: ResultArgs): Promise<ResultText>
+  close(task: string, discard?: boolean): Promise<CloseResult>
+  /** Land the tasks one at a time (the merge queue), each tested first, then close them; stops at a conflict or failure. */
+  merge(args: MergeArgs): Promise<{ text: string }>
 }
 
 export abstract class KitchenService extends Service {
@@ -61,13 +82,8 @@ export abstract class KitchenService extends Service {
   abstract readonly role: KitchenRole
   /** Whether this agent is in chef mode. */
   abstract isChef(agentId: string): boolean
-  abstract addProject(args: AddProjectArgs): Promise<string>
-  abstract dispatch(input: unknown): Promise<DispatchResult>
-  abstract board(): Promise<string>
-  abstract send(task: string, message: string): Promise<SendResult & { text: string }>
-  abstract stop(task: string): Promise<StopResult & { text: string }>
-  abstract result(args: ResultArgs): Promise<ResultText>
-  abstract close(task: string, discard?: boolean): Promise<CloseResult>
+  /** The operations the chef tools call. */
+  abstract readonly operations: KitchenOperations
   /** Run one tick now (after a mutation, and in tests). */
   abstract tick(): Promise<void>
   /** The last cooks snapshot, emitted again. */

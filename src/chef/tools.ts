@@ -1,12 +1,13 @@
 /**
- * The chef tools: one-call adapters over the kitchen service, each answering in a few lines with
- * pointers. Definitions only; `provider.ts` registers them in the scope of a chef agent, so no
+ * The chef tools: one-call adapters over the kitchen's operations, each answering in a few lines with
+ * pointers. Definitions only; `sessions.ts` registers them in the scope of a chef agent, so no
  * other session sees them. A refusal is thrown with its reason, which the model reads as the
  * tool's error.
  */
 import { defineTool, type ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { formatsSentence } from '../base/collector-table.js'
-import type { KitchenService } from './service.js'
+import { KitchenError, MAX_MERGE_TASKS } from '../kitchen/index.js'
+import type { KitchenOperations } from './service.js'
 
 const TEXT_OUTPUT = {
   schema: { type: 'json' } as const,
@@ -19,9 +20,31 @@ function text(value: string): { text: string } {
   return { text: value }
 }
 
+/** The tasks a close names: `task`, `tasks`, or both (in that order, each once). */
+function closeTargets(a: { task?: unknown; tasks?: unknown }): string[] {
+  const ids = [...(typeof a.task === 'string' ? [a.task] : []), ...(Array.isArray(a.tasks) ? a.tasks.filter((x): x is string => typeof x === 'string') : [])]
+  const unique = [...new Set(ids.map((id) => id.trim()).filter((id) => id !== ''))]
+  if (unique.length === 0) throw new KitchenError('KITCHEN_BAD_INPUT', 'name the task to close (task: "api-7") or the tasks (tasks: ["api-7", "api-8"])')
+  return unique
+}
+
+/** Several closes, one line each; one close answers (or refuses) as a single close does. */
+async function closeEach(kitchen: KitchenOperations, ids: readonly string[], discard: boolean): Promise<string> {
+  if (ids.length === 1) return (await kitchen.close(ids[0]!, discard)).text
+  const lines: string[] = []
+  for (const id of ids) {
+    try {
+      lines.push((await kitchen.close(id, discard)).text)
+    } catch (error) {
+      lines.push(`${id} not closed: ${(error as Error)?.message ?? String(error)}`)
+    }
+  }
+  return lines.join('\n')
+}
+
 export const CHEF_TOOL_NAMES = ['chef_add_project', 'chef_dispatch', 'chef_board', 'chef_send', 'chef_stop', 'chef_result', 'chef_close'] as const
 
-export function chefTools(kitchen: KitchenService): ToolDefinition[] {
+export function chefTools(kitchen: KitchenOperations): ToolDefinition[] {
   const tools: ToolDefinition[] = [
     defineTool({
       name: 'chef_add_project',
@@ -107,23 +130,47 @@ export function chefTools(kitchen: KitchenService): ToolDefinition[] {
       name: 'chef_result',
       description:
         'Review a task: brings its branch back from the cook\'s clone into the project, then the facts: state, branch tip, each commit ahead of the base branch, landed or not, the clone clean or not, diffstat, files; then the cook\'s own words, marked as its claim. ' +
-        'verify: true also runs the base branch\'s test command on the committed work, confined to the clone, and reports pass or fail with the output\'s tail.',
-      parameters: { task: taskParam, verify: { type: 'boolean', description: 'Run the base branch\'s test command on the committed work, in the clone.' } },
+        'verify: true also runs the base branch\'s test command on the committed work, confined to the clone, and reports pass or fail with the output\'s tail. ' +
+        'diff: true adds the diff of the branch against its base branch (its first 400 lines, then how to see the rest).',
+      parameters: {
+        task: taskParam,
+        verify: { type: 'boolean', description: 'Run the base branch\'s test command on the committed work, in the clone.' },
+        diff: { type: 'boolean', description: 'Add the diff of the branch against its base branch.' },
+      },
       output: TEXT_OUTPUT as never,
       async execute(args, exec) {
-        const a = args as { task: string; verify?: boolean }
-        return text((await kitchen.result({ task: a.task, verify: a.verify === true, signal: exec.signal })).text) as never
+        const a = args as { task: string; verify?: boolean; diff?: boolean }
+        return text((await kitchen.result({ task: a.task, verify: a.verify === true, diff: a.diff === true, signal: exec.signal })).text) as never
       },
     }),
     defineTool({
       name: 'chef_close',
       description:
-        'Close a task: brings its branch back, ends what its runs left running, removes its clone, and deletes its branch once merged into the base branch. Refuses a cooking task, uncommitted changes, unlanded or rewritten commits and an undelivered message unless discard: true.',
-      parameters: { task: taskParam, discard: { type: 'boolean', description: 'Throw the work away (only when the human says so).' } },
+        'Close a task (task) or several (tasks: ["api-1", "api-2"]): brings each branch back, ends what its runs left running, removes its clone, ' +
+        'and deletes its branch once merged into the base branch. Refuses a cooking task, uncommitted changes, unlanded or rewritten commits ' +
+        'and an undelivered message unless discard: true. ' +
+        'merge: true lands them first, one at a time in the order given (the merge queue): each branch is rebased onto the base branch\'s ' +
+        'current tip (merged instead where the project prefers it), the project\'s own test command runs on the result confined to a work ' +
+        'clone of the kitchen\'s, and only when it passes is the base branch fast-forwarded and the task closed. The queue stops at the first ' +
+        'conflict (naming the files) or failure (with the test\'s output) and leaves that branch exactly as it was; a chef that restarts goes on with it.',
+      parameters: {
+        task: { type: 'string', description: 'The task id, e.g. "api-7" (chef_board lists them).' },
+        tasks: {
+          type: 'array', items: { type: 'string' },
+          description: `Several task ids, closed (or with merge, landed) in this order; at most ${MAX_MERGE_TASKS} with merge.`,
+        },
+        merge: { type: 'boolean', description: 'Land each on its base branch first, tested, one at a time; then close it.' },
+        discard: { type: 'boolean', description: 'Throw the work away (only when the human says so).' },
+      },
       output: TEXT_OUTPUT as never,
-      async execute(args) {
-        const a = args as { task: string; discard?: boolean }
-        return text((await kitchen.close(a.task, a.discard === true)).text) as never
+      async execute(args, exec) {
+        const a = args as { task?: string; tasks?: string[]; discard?: boolean; merge?: boolean }
+        const ids = closeTargets(a)
+        if (a.merge === true) {
+          if (a.discard === true) throw new KitchenError('KITCHEN_BAD_INPUT', 'merge lands the work and discard throws it away: pass one of them')
+          return text((await kitchen.merge({ tasks: ids, signal: exec.signal })).text) as never
+        }
+        return text(await closeEach(kitchen, ids, a.discard === true)) as never
       },
     }),
   ]

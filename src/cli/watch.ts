@@ -11,11 +11,11 @@
  * amount at a time through the kitchen's line reader (a line over its cap is shown as cut), so a
  * run file of any size streams in bounded memory.
  */
-import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { existsSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { REPORT_TOOL, parseLogLine, parseRunLine, type RunLine } from '../kitchen/domain.js'
-import { LineReader, isCut, type ReadLine } from '../kitchen/store/index.js'
+import { LineReader, isCut, isTaskDirIn, logFileIn, runFileIn, runNumbersIn, type ReadLine } from '../kitchen/store/index.js'
 import { truncateToWidth } from './table.js'
 import { visible, visibleLine } from '../base/visible-text.js'
 
@@ -123,17 +123,6 @@ export class WatchError extends Error {
   override name = 'WatchError'
 }
 
-/** Run numbers with a run file, ascending. */
-export function runNumbers(taskDir: string): number[] {
-  let names: string[]
-  try {
-    names = readdirSync(join(taskDir, 'runs'))
-  } catch {
-    return []
-  }
-  return names.map((n) => /^([1-9][0-9]{0,8})\.jsonl$/.exec(n)?.[1]).filter((n): n is string => n !== undefined).map(Number).sort((a, b) => a - b)
-}
-
 /**
  * Follows one task. `step()` reads what is new and returns true once the task is closed and
  * everything was shown; the command calls it every POLL_MS, tests call it directly.
@@ -160,12 +149,12 @@ export class TaskWatcher {
 
   step(): boolean {
     this.more = false
-    const log = this.read(this.log, join(this.taskDir, 'log.jsonl'))
+    const log = this.read(this.log, logFileIn(this.taskDir))
     if (log.more) this.more = true
     for (const text of log.lines) {
       if (!isCut(text) && parseLogLine(text)?.type === 'closed') this.closed = true
     }
-    const runs = runNumbers(this.taskDir)
+    const runs = runNumbersIn(this.taskDir)
     if (this.run === undefined && runs.length > 0) this.open(runs.at(-1)!)
     if (this.run === undefined && !this.waited && !this.closed) {
       this.waited = true
@@ -194,7 +183,7 @@ export class TaskWatcher {
 
   /** Shows what one bounded read brings; true when the file holds more. */
   private drain(): boolean {
-    const r = this.read(this.reader, join(this.taskDir, 'runs', `${this.run}.jsonl`))
+    const r = this.read(this.reader, runFileIn(this.taskDir, this.run!))
     for (const text of r.lines) {
       if (isCut(text)) {
         this.out(renderCut(text.cut, text.head, this.style))
@@ -227,7 +216,7 @@ export async function watchCommand(argv: string[], io: WatchIo, options: { color
     io.stderr(`command-scout: no task directory at ${shownDir}; give <kitchen>/tasks/<id> (chef_board lists the tasks)\n`)
     return 1
   }
-  if (!statSync(taskDir).isDirectory() || (!existsSync(join(taskDir, 'task.json')) && !lstatSync(join(taskDir, 'runs'), { throwIfNoEntry: false }))) {
+  if (!statSync(taskDir).isDirectory() || !isTaskDirIn(taskDir)) {
     io.stderr(`command-scout: ${shownDir} is not a kitchen task directory (it has neither task.json nor runs/)\n`)
     return 1
   }

@@ -5,9 +5,10 @@
  * Outside a turn (before the first one, while the run ends, after a stop) messages stay where the
  * kitchen will find them.
  */
-import { readdirSync, readFileSync, renameSync } from 'node:fs'
+import { readdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { INBOX_NAME } from '../kitchen/domain.js'
+import { MESSAGE_BYTES, handledDirIn, inboxDirIn, readBounded } from '../kitchen/store/index.js'
 
 /** How often the cook looks at its inbox while a turn runs. */
 export const INBOX_POLL_MS = 300
@@ -22,7 +23,8 @@ export interface ClaimedMessage {
  * message another reader moved first is skipped. A missing inbox is an empty one.
  */
 export function claimInbox(taskDir: string): ClaimedMessage[] {
-  const inbox = join(taskDir, 'inbox')
+  const inbox = inboxDirIn(taskDir)
+  const handledDir = handledDirIn(taskDir)
   let names: string[]
   try {
     names = readdirSync(inbox).filter((n) => INBOX_NAME.test(n)).sort()
@@ -31,7 +33,7 @@ export function claimInbox(taskDir: string): ClaimedMessage[] {
   }
   const out: ClaimedMessage[] = []
   for (const name of names) {
-    const handled = join(inbox, 'handled', name)
+    const handled = join(handledDir, name)
     try {
       renameSync(join(inbox, name), handled)
     } catch {
@@ -39,7 +41,8 @@ export function claimInbox(taskDir: string): ClaimedMessage[] {
     }
     let text: string
     try {
-      text = readFileSync(handled, 'utf8')
+      // a regular file only (a FIFO or a link in its place is skipped, never a read that blocks), bounded
+      text = readBounded(handled, MESSAGE_BYTES)
     } catch {
       continue
     }

@@ -14,6 +14,7 @@
  * | `turn/end` with `reason.kind: 'error'`          | `assistant {stopReason: 'error', error}` (a failed model call logs no assistant message) |
  * | anything else                                   | nothing                                         |
  *
+ * A shell command that exited non-zero, was killed or timed out is an error (`commandFailed`).
  * `run_start`, `settled` and `runner_error` come from the runner itself, not from an event.
  */
 import { REPORT_STATUSES, REPORT_TOOL, type ModelRef, type Report, type RunLine } from '../kitchen/domain.js'
@@ -64,6 +65,16 @@ export function tailOf(text: string, max = TAIL_CHARS): string {
   const cut = trimmed.slice(-max)
   const nl = cut.indexOf('\n')
   return nl >= 0 && nl < max / 2 ? cut.slice(nl + 1) : cut
+}
+
+/**
+ * Whether a shell tool's result says its command failed. dsh's bash tool reports a non-zero exit, a
+ * signal or its own timeout as text at the end of the result (`[exit code: 1]`, `[killed by signal:
+ * SIGTERM]`, `[timed out after 60000ms]`), not as an error: the kitchen counts such a call as failed.
+ */
+export function commandFailed(tool: string, text: string): boolean {
+  if (!/^bash/.test(tool)) return false
+  return /(?:^|\n)\[(?:exit code: [1-9][0-9]*|killed by signal: [^\]\n]+|timed out after [0-9]+ms)\]\s*$/.test(text)
 }
 
 /** The report a `chef_report` result carries in its presentation meta (`{report: {status, summary}}`). */
@@ -133,9 +144,10 @@ export class RunLineTranslator {
         const source = isRecord(message.source) ? message.source : {}
         const callId = typeof source.callId === 'string' ? source.callId : typeof block.toolCallId === 'string' ? block.toolCallId : ''
         const tool = this.tools.get(callId) ?? 'unknown'
-        const isError = block.isError === true || data.error !== undefined
+        const output = contentText(block.content)
+        const isError = block.isError === true || data.error !== undefined || commandFailed(tool, output)
         const line: Extract<RunLine, { type: 'tool_end' }> = { type: 'tool_end', at, callId, tool, isError }
-        const tail = tailOf(contentText(block.content))
+        const tail = tailOf(output)
         if (tail !== '') line.tail = tail
         const report = tool === REPORT_TOOL && !isError ? reportOf(data.meta) : undefined
         if (report) line.report = report

@@ -447,7 +447,25 @@ export interface RunFold {
   readonly cut?: number
   /** Why the run file can't be read (not a regular file, an I/O error); the run then ends as a crash. */
   readonly readError?: string
+  /** Tool calls that ended, the report excluded. */
+  readonly toolCalls?: number
+  /** Of those, the ones that ended in an error: a command that failed, timed out or was killed. */
+  readonly failedCalls?: number
+  /** The last tool calls that ended (the report excluded), oldest first, at most `MAX_KEPT_CALLS`. */
+  readonly calls?: readonly ToolCallSeen[]
+  /** Tool calls started and not ended yet (a few): their text, for the call's entry when it ends. */
+  readonly open?: readonly { readonly id: string; readonly text: string }[]
 }
+
+/** One tool call of a run as the kitchen read it: `bash: npm test`, and how it failed when it did. */
+export interface ToolCallSeen {
+  readonly text: string
+  /** The last line of its output when it ended in an error (`[timed out after 60000ms]`), else absent. */
+  readonly failed?: string
+}
+
+/** The tool calls a run's fold keeps: enough to see what a cook ran last, never its whole history. */
+export const MAX_KEPT_CALLS = 20
 
 /** One run of a task as the snapshot sees it. */
 export interface RunRecord {
@@ -539,6 +557,28 @@ export interface TriedModel {
 }
 
 /** A wake line owed to the chef: a task's run reached a final outcome and was not notified yet. */
+/** Where a session stands in the lease right now: the owner, or read-only (who holds it, or why it can't). */
+export type Standing =
+  | { kind: 'owner' }
+  | { kind: 'read-only'; holder?: Lease; reason?: string }
+
+/** What a send did: steered the cooking cook, relaunched the task, queued it, or waits for an exit. */
+export type SendResult =
+  | { kind: 'steered'; run: RunNo }
+  | { kind: 'after-stop'; run: RunNo }
+  | { kind: 'launched'; run: RunNo }
+  | { kind: 'queued' }
+  | { kind: 'after-exit' }
+  | { kind: 'failed'; reason: string }
+
+/** What a stop did: a cooking run stopping, a queued task held, a lingering cook signalled, or nothing cooking. */
+export type StopResult =
+  | { kind: 'stopping'; run: RunNo }
+  | { kind: 'held'; run: RunNo }
+  | { kind: 'signalled'; run: RunNo }
+  /** Nothing cooks; `ended` leftover processes of its runs (daemons) were ended. */
+  | { kind: 'not-cooking'; ended?: number }
+
 export interface Notice {
   task: TaskId
   title: string
@@ -548,6 +588,19 @@ export interface Notice {
   model?: string
   /** Provider failures since the last notice, oldest first (the fallbacks, or every model tried). */
   tried: TriedModel[]
+  /** The run's tool calls as the kitchen read them (absent: it ran none): what the wake says beside the cook's claim. */
+  ran?: { toolCalls: number; failedCalls: number; calls: readonly ToolCallSeen[] }
+  /** What the kitchen saw when it composed the wake (commits, the test command), beside the cook's claim. */
+  seen?: WakeFacts
+}
+
+/** The kitchen's own facts about a finished run, gathered when its wake is composed (never on a tick). */
+export interface WakeFacts {
+  /** The task branch in the clone: `none` when it has no commit of its own, `some` when it has. */
+  commits?: 'none' | 'some'
+  branch: string
+  /** The project's test command line, when the host knows one. */
+  test?: string
 }
 
 export interface TaskView {

@@ -251,6 +251,22 @@ export async function bringBack(repo: string, dir: string, branch: string): Prom
   return held({ kind: 'failed', reason: err.split('\n').at(-1) || `git fetch exited ${r.exitCode}` }) as BringBack
 }
 
+/**
+ * Whether the clone's task branch has commits of its own, read the safe way (`git ls-remote` of the
+ * clone, which runs upload-pack there, and the project's own git): `none` when its tip is the base
+ * branch's or one of its ancestors, `some` when it is not, undefined when there is no such clone or
+ * branch to read. For the facts beside a cook's claim; result and close bring the branch back.
+ */
+export async function cloneCommits(repo: string, dir: string, branch: string, base: string): Promise<'none' | 'some' | undefined> {
+  if (cloneKind(dir) !== 'clone') return undefined
+  const r = await git(repo, ['ls-remote', '--end-of-options', dir, `refs/heads/${branch}`])
+  const tip = r.ok ? r.stdout.split(/\s/)[0] ?? '' : ''
+  if (!/^[0-9a-f]{40,64}$/.test(tip)) return undefined
+  const baseTip = (await branchTips(repo, [base])).get(base)
+  if (!baseTip) return undefined
+  return tip === baseTip || (await isAncestor(repo, tip, baseTip)) ? 'none' : 'some'
+}
+
 /** Whether commit `a` is an ancestor of (or equal to) `b` in `repo`; false when either is unknown there. */
 export async function isAncestor(repo: string, a: string, b: string): Promise<boolean> {
   return (await git(repo, ['merge-base', '--is-ancestor', '--end-of-options', a, b])).ok

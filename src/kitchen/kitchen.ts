@@ -1,6 +1,7 @@
 /**
  * The kitchen: the seven operations (add project, dispatch, board, send, stop, result, close) plus
- * `tick`, on one serialized promise chain. A mutation runs in the order lease check, read, decide,
+ * `tick`, on one serialized promise chain, and the merge queue's `merge` (merge-queue.ts), which
+ * runs off the chain and goes through the operations and the lease check. A mutation runs in the order lease check, read, decide,
  * write, then the tick body, so a lost lease is found before the first write and no interval tick
  * changes a task between a decision and its write. Every read checks liveness first and reads the
  * task files after it. No harness types: the shell injects the clock, the cook command and the
@@ -13,7 +14,7 @@
  * fast-forward fetch from its clone, checked against the tip the kitchen reported before.
  */
 import { randomUUID, createHash } from 'node:crypto'
-import { closeSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { closeSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { basename, join, relative, resolve, isAbsolute } from 'node:path'
@@ -23,20 +24,23 @@ import {
 } from './cooks/index.js'
 import {
   boardText, closeText, closeVerdict, dispatchFailedText, dispatchText, dispatched, launchPrompt, normalizeDispatch, plan,
-  projectText, restartText, resultClaim, resultFacts, rulebookFor, rulebookText, selectModels, wakeText, cooksSnapshot,
+  projectText, restartText, resultClaim, resultFacts, rulebookFor, rulebookText, selectModels, wakeText, cooksSnapshot, leaseLostText,
+  diffText, mergeReportText, mergeWakeText, overlapText, type MergeWhere,
   type Action, type CooksSnapshot, type DispatchItem, type ModelCheck, type ResultFacts,
 } from './derive/index.js'
 import {
   DEFAULT_BRANCH_PREFIX, KitchenError, MAX_MESSAGE_CHARS, MAX_NOTE_CHARS, TASK_FORMAT, isProjectName, sameHolder,
-  type Dispatched, type HolderAlive, type Identity, type KitchenConfig, type KitchenSnapshot, type Lease,
+  type Dispatched, type SendResult, type Standing, type StopResult, type HolderAlive, type Identity, type KitchenConfig, type KitchenSnapshot, type Lease,
   type LiveCook, type LiveMap, type Millis, type Notice, type ProjectSpec, type RunNo, type TaskId,
-  type TaskRecord, type TaskSpec, type TaskView,
+  type TaskRecord, type TaskSpec, type TaskView, type WakeFacts,
 } from './domain.js'
 import * as git from './git.js'
+import * as merging from './land.js'
+import { MergeQueue, overlaps, type MergeEntry, type MergeFault, type MergePort, type MergeReview, type MergeTarget, type MergeTest } from './merge-queue.js'
 import { CreateTasksError, Store, type StoreWrite } from './store/index.js'
 import { Waker, type Wake } from './waker.js'
 
-export type { Dispatched }
+export type { Dispatched, SendResult, StopResult, Standing }
 
 /** Named points where a test may stop the owner as if it crashed there. */
 export type FaultPoint =
@@ -44,6 +48,7 @@ export type FaultPoint =
   | 'launch:worktree' | 'launch:prompt' | 'launch:handled' | 'launch:claimed' | 'launch:spawned'
   | 'dispatch:created' | 'send:written' | 'stop:logged' | 'stop:signalled'
   | 'close:logged' | 'close:removed' | 'notify:delivered'
+  | MergeFault
 
 export interface KitchenDeps {
   /** The cook command template (see `cookArgv`): the only source of the launch command (a function: read at each launch). */
@@ -72,6 +77,16 @@ export interface KitchenDeps {
   fault?: (point: FaultPoint) => void
   /** Throws to make a named store write fail as a full or read-only disk would (tests). */
   writeFault?: (what: StoreWrite, path: string) => void
+  /**
+   * The project's test command line (its discovered or named one), for the facts a wake gives beside
+   * a cook's claim; without it a wake names no test command.
+   */
+  testCommand?: (project: ProjectSpec) => string | undefined
+  /**
+   * The project's test command on a branch brought onto its base, confined to the merge queue's work
+   * clone and gated as verify runs it (the host's); without it the kitchen merges nothing.
+   */
+  mergeTest?: MergeTest
   /** Whether cooks get a control group of their own where the system allows it (default true). */
   cgroups?: boolean
   /** A read-only session's interval tick took the lease: here is the owner. */
@@ -106,21 +121,6 @@ export interface DispatchResult {
   text: string
 }
 
-export type SendResult =
-  | { kind: 'steered'; run: RunNo }
-  | { kind: 'after-stop'; run: RunNo }
-  | { kind: 'launched'; run: RunNo }
-  | { kind: 'queued' }
-  | { kind: 'after-exit' }
-  | { kind: 'failed'; reason: string }
-
-export type StopResult =
-  | { kind: 'stopping'; run: RunNo }
-  | { kind: 'held'; run: RunNo }
-  | { kind: 'signalled'; run: RunNo }
-  /** Nothing cooks; `ended` leftover processes of its runs (daemons) were ended. */
-  | { kind: 'not-cooking'; ended?: number }
-
 export interface CloseResult {
   task: TaskId
   worktree: git.RemoveResult | { error: string }
@@ -143,6 +143,9 @@ export interface ResultView extends ResultFacts {
   said?: string
   text: string
 }
+
+/** The most open tasks whose changed files a wake or a dispatch compares. */
+const OVERLAP_TASKS = 40
 
 const crashed = () => new KitchenError('KITCHEN_IO', 'this kitchen instance stopped after a simulated crash; open the kitchen again')
 
@@ -172,6 +175,8 @@ abstract class KitchenBase {
   protected lastErrors = new Set<string>()
   protected lastSnapshot = ''
   protected abstract readonly role: 'owner' | 'read-only'
+  /** This session's standing in the lease as of now. */
+  abstract standing(): Standing
   /** Each project as this session first read or added it: what a later file says is reported, not used. */
   private readonly recorded = new Map<string, ProjectSpec>()
   private readonly drifted = new Map<string, string>()
@@ -341,6 +346,20 @@ abstract class KitchenBase {
     return this.resultOf(rec, view, await this.reviewFacts(rec, false), true)
   }
 
+  /**
+   * The diff of a task's branch against its base (`git diff base...branch`): its first `max` lines and
+   * how to see the rest. Read only, both roles: the clone's objects are read as data, never its config.
+   */
+  async diff(id: string, max?: number): Promise<string[]> {
+    const { rec } = await this.locate(id)
+    const { branch, baseBranch, project } = rec.spec
+    const repo = this.project(project)?.path
+    const at = { task: rec.id, branch, baseBranch, dir: this.root }
+    if (!repo) return diffText({ ...at, repo: '', lines: [], cut: false, problem: `project ${project} is not registered` })
+    const d = await merging.branchDiff(repo, this.store.checkedWorktree(rec.spec), branch, baseBranch)
+    return diffText({ ...at, repo, lines: d.lines, cut: d.cut, ...(d.from ? { from: d.from } : {}), ...(d.problem ? { problem: d.problem } : {}) }, max)
+  }
+
   protected async resultOf(rec: TaskRecord, v: TaskView, r: Review, asOfOwner: boolean): Promise<ResultView> {
     const spec = v.spec
     const repo = this.project(spec.project)?.path
@@ -460,6 +479,10 @@ export class KitchenReader extends KitchenBase {
     }
   }
 
+  standing(): Standing {
+    return { kind: 'read-only', ...(this.holder ? { holder: this.holder } : {}), ...(this.reason ? { reason: this.reason } : {}) }
+  }
+
   /** Refresh the snapshot and try to promote. Returns the owner kitchen once promoted. */
   async tick(): Promise<Kitchen | undefined> {
     if (this.promoted) return this.promoted
@@ -525,7 +548,13 @@ export class Kitchen extends KitchenBase {
   private timer: NodeJS.Timeout | undefined
   private readonly waker: Waker<Notice> | undefined
   private restartPending = true
-  private restartPrefix: string | undefined
+  /**
+   * The restart line, said once: composed into the first wake after this owner came back to open
+   * tasks, and dropped only once a wake that carries it was delivered (`carrier`).
+   */
+  private restart: { text: string; carrier?: string } | undefined
+  /** Each task's spec as of the last tick: where a wake's facts are read. */
+  private specs = new Map<string, TaskSpec>()
   private readonly children = new Map<string, { unref(): void }>()
   private readonly sweeps = new Set<NodeJS.Timeout>()
   /** Sample task branches git accepted: a project's prefix is checked once per session. */
@@ -534,6 +563,12 @@ export class Kitchen extends KitchenBase {
   private dead = false
   private deathError: KitchenError | undefined
   lost = false
+  /** Who took the lease when this instance lost it. */
+  private lostTo: Lease | undefined
+  /** The merge queue on this owner, made at first use. */
+  private merges: MergeQueue | undefined
+  /** Each open task's changed files by its tips: a wake asks git for the files only of a task that changed. */
+  private readonly changed = new Map<string, { key: string; files: string[] }>()
 
   constructor(root: string, deps: KitchenDeps, public lease: Lease) {
     super(root, deps, deps.sessionId!)
@@ -542,13 +577,9 @@ export class Kitchen extends KitchenBase {
       this.waker = new Waker<Notice>({
         quietMs: deps.wakeQuietMs ?? 1500,
         capMs: deps.wakeCapMs ?? 5000,
-        deliver: (w) => (this.dead ? Promise.resolve(false) : deliver(w)),
+        deliver: (w) => this.deliverWake(w, deliver),
         delivered: (runs) => this.markNotified(runs),
-        compose: (batch) => {
-          const prefix = this.restartPrefix
-          this.restartPrefix = undefined
-          return wakeText(batch, prefix)
-        },
+        compose: (batch) => this.composeWake(batch),
         onError: () => {},
       })
     }
@@ -560,6 +591,8 @@ export class Kitchen extends KitchenBase {
     this.trees.tidy()
     await this.cooks.adoptScan()
     await this.tick()
+    // A queue a crashed owner left goes on (or is reported where it stands).
+    if (!this.dead) this.mergeQueue().resume()
     const every = this.deps.tickMs ?? 1000
     if (every > 0 && !this.dead) {
       this.timer = setInterval(() => this.kick(), every)
@@ -597,7 +630,7 @@ export class Kitchen extends KitchenBase {
   /**
    * The lease is still this session's, checked before every write. A lease file that went away is
    * free for everyone: this session takes it again at once, as any other chef would, and only when
-   * another session took it first is this one read-only from now (`demoted` hands over its reader).
+   * another session took it first is this one read-only from now (see `loseLease`).
    */
   private checkLease(): void {
     if (this.dead) throw this.deathError ?? crashed()
@@ -611,18 +644,38 @@ export class Kitchen extends KitchenBase {
       }
       if (sameHolder(this.store.currentLease(), this.lease)) return
     }
-    const holder = this.store.currentLease()
+    throw this.loseLease(this.store.currentLease())
+  }
+
+  /**
+   * Another session holds the lease (or nobody could take it again): this instance writes nothing
+   * more, and `demoted` hands the host a reader at once, so the host never calls itself the owner
+   * after this moment. Returns the refusal to throw.
+   */
+  private loseLease(holder: Lease | undefined): KitchenError {
     this.lost = true
+    this.lostTo = holder
     this.dead = true
     this.dispose()
     this.emitSnapshot([], 'read-only')
-    const who = holder ? `session ${holder.sessionId} (pid ${holder.pid})` : 'nobody (the lease could not be taken again)'
-    this.deathError = new KitchenError('KITCHEN_LEASE_LOST', `the kitchen lease is now held by ${who}; this session is read-only: open the kitchen again, or take it over`)
-    if (this.deps.demoted) {
-      const reader = new KitchenReader(this.root, this.deps, holder)
-      queueMicrotask(() => this.deps.demoted?.(reader))
+    this.deathError = new KitchenError('KITCHEN_LEASE_LOST', leaseLostText(holder))
+    this.deps.demoted?.(new KitchenReader(this.root, this.deps, holder))
+    return this.deathError
+  }
+
+  /**
+   * This session's standing, read from the lease now rather than at the next write: another
+   * session's lease makes this instance read-only at once (as a refused write would). A lease that
+   * went away leaves the owner the owner: it takes the lease again at its next write.
+   */
+  standing(): Standing {
+    if (!this.lost && !this.dead) {
+      const cur = this.store.readLease()
+      if (cur.kind === 'none' || (cur.kind === 'lease' && sameHolder(cur.lease, this.lease))) return { kind: 'owner' }
+      this.loseLease(cur.kind === 'lease' ? cur.lease : undefined)
     }
-    throw this.deathError
+    if (this.lost) return { kind: 'read-only', ...(this.lostTo ? { holder: this.lostTo } : {}) }
+    return { kind: 'read-only', reason: 'this session stopped owning the kitchen' }
   }
 
   /** Queue one tick unless one is already waiting on the chain. */
@@ -659,6 +712,7 @@ export class Kitchen extends KitchenBase {
     for (const t of this.sweeps) clearTimeout(t)
     this.sweeps.clear()
     this.waker?.dispose()
+    this.merges?.dispose()
     for (const c of this.children.values()) c.unref()
     this.trees.tidy()
   }
@@ -752,10 +806,13 @@ export class Kitchen extends KitchenBase {
       views = q.views
       busy = q.busy
     }
+    // Back to open work (cooks still cooking, or runs that ended while no owner ran): the next wake,
+    // whenever it comes, starts with the restart line.
     if (this.restartPending) {
       this.restartPending = false
-      if (notices.length > 0) this.restartPrefix = restartText(live.size, notices.length)
+      if (live.size > 0 || notices.length > 0) this.restart = { text: restartText(live.size, notices.length) }
     }
+    this.specs = new Map(snap.tasks.map((t) => [t.id as string, t.spec]))
     this.waker?.offer(notices)
     this.emitSnapshot(views, 'owner')
     return { views, busy, cap: p.cap, errors }
@@ -918,6 +975,55 @@ export class Kitchen extends KitchenBase {
 
   // ---------------------------------------------------------------- wakes
 
+  /** A wake's text: each notice with the kitchen's own facts, the restart line first when it is due. */
+  private async composeWake(batch: readonly Notice[]): Promise<string> {
+    const notices = await Promise.all(batch.map(async (n) => {
+      const seen = await this.wakeFacts(n).catch(() => undefined)
+      return seen ? { ...n, seen } : n
+    }))
+    const r = this.restart
+    const prefix = r && r.carrier === undefined ? r.text : undefined
+    // Open tasks that change the same files, told before anything is merged.
+    const overlap = await this.overlapLines().catch(() => [])
+    const text = [wakeText(notices, prefix), ...overlap].join('\n')
+    if (r && prefix) r.carrier = text
+    return text
+  }
+
+  /** Hands a wake over; the restart line it carries is said once it was delivered, else it waits for the next wake. */
+  private async deliverWake(w: Wake, deliver: (wake: Wake) => Promise<boolean>): Promise<boolean> {
+    let ok = false
+    try {
+      ok = this.dead ? false : await deliver(w)
+      return ok
+    } finally {
+      const r = this.restart
+      if (r && r.carrier === w.text) {
+        if (ok) this.restart = undefined
+        else r.carrier = undefined
+      }
+    }
+  }
+
+  /**
+   * What the kitchen saw of a run that says it is done, gathered for its wake (git here, never on a
+   * tick): whether its branch in the clone has commits, and the project's test command.
+   */
+  private async wakeFacts(n: Notice): Promise<WakeFacts | undefined> {
+    if (n.outcome.kind !== 'done') return undefined
+    const spec = this.specs.get(n.task)
+    const project = spec ? this.project(spec.project) : undefined
+    if (!spec || !project) return undefined
+    const commits = await git.cloneCommits(project.path, this.store.checkedWorktree(spec), spec.branch, spec.baseBranch).catch(() => undefined)
+    let test: string | undefined
+    try {
+      test = this.deps.testCommand?.(project)
+    } catch {
+      test = undefined // the host could not find one: the wake names none
+    }
+    return { branch: spec.branch, ...(commits ? { commits } : {}), ...(test ? { test } : {}) }
+  }
+
   private markNotified(runs: Wake['runs']): Promise<void> {
     return this.serial(async () => {
       this.checkLease()
@@ -1044,7 +1150,8 @@ export class Kitchen extends KitchenBase {
         const spec = again ?? byKey.get(key)!
         return { ...dispatched(spec, t.views.find((v) => v.id === spec.id)), skipped: models.skipped, ...(again ? { again: true } : {}) }
       })
-      return { tasks, busy: t.busy, cap: t.cap, text: dispatchText(tasks, t.busy, t.cap) }
+      const overlap = await this.overlapLines().catch(() => [])
+      return { tasks, busy: t.busy, cap: t.cap, text: [dispatchText(tasks, t.busy, t.cap), ...overlap].join('\n') }
     })
   }
 
@@ -1180,11 +1287,119 @@ export class Kitchen extends KitchenBase {
     })
   }
 
+  // ---------------------------------------------------------------- the merge queue
+
+  /**
+   * Land `tasks` one at a time (merge-queue.ts): each brought onto its base's current tip, tested with
+   * the project's test command, the base fast-forwarded only when the test passed, then closed; the
+   * queue stops at the first conflict or failure. Off the chain, as a test takes minutes: each of its
+   * steps that reads or writes the kitchen goes through an operation or the lease check.
+   */
+  async merge(tasks: readonly string[], options: { signal?: AbortSignal } = {}): Promise<{ entries: MergeEntry[]; text: string }> {
+    if (this.dead) throw this.deathError ?? crashed()
+    const entries = await this.mergeQueue().run(tasks, options.signal)
+    return { entries, text: mergeReportText(this.mergeWhere(entries)) }
+  }
+
+  /** Each entry with its task's branch and base, as task.json has them. */
+  private mergeWhere(entries: readonly MergeEntry[]): { entry: MergeEntry; where?: MergeWhere }[] {
+    const specs = new Map(this.store.snapshot(this.now()).tasks.map((t) => [t.id as string, t.spec]))
+    return entries.map((entry) => {
+      const spec = specs.get(entry.task)
+      return spec ? { entry, where: { branch: spec.branch, baseBranch: spec.baseBranch } } : { entry }
+    })
+  }
+
+  private mergeQueue(): MergeQueue {
+    this.merges ??= new MergeQueue(this.mergePort())
+    return this.merges
+  }
+
+  /** The kitchen as the merge queue sees it: the store's entries, the lease, a task's review and close, land.ts, the host's test. */
+  private mergePort(): MergePort {
+    const deliver = this.deps.deliver
+    return {
+      entries: this.store,
+      git: merging,
+      checkLease: () => this.checkLease(),
+      fault: (point) => this.fault(point),
+      now: () => this.now(),
+      alive: () => !this.dead,
+      target: async (id) => this.mergeTarget((await this.locate(id)).rec),
+      review: (id) => this.mergeReview(id),
+      scratch: () => {
+        const dir = this.store.scratchDir()
+        return { dir, done: () => this.store.removeScratch(dir) }
+      },
+      checkoutTree: async (repo, commit, dir) => {
+        mkdirSync(dir)
+        await git.checkoutTree(repo, commit, dir)
+      },
+      ...(this.deps.mergeTest ? { test: this.deps.mergeTest } : {}),
+      close: async (id, landed) => (await this.close(id, { landed })).text,
+      ...(deliver ? { report: (entries: readonly MergeEntry[]) => deliver({ text: mergeWakeText(this.mergeWhere(entries)), runs: [] }) } : {}),
+    }
+  }
+
+  private mergeTarget(rec: TaskRecord): MergeTarget {
+    if (rec.log.some((e) => e.type === 'closed')) throw new KitchenError('KITCHEN_TASK_CLOSED', `${rec.id} is closed`)
+    const project = this.project(rec.spec.project)
+    if (!project) throw new KitchenError('KITCHEN_UNKNOWN_PROJECT', `project ${rec.spec.project} of ${rec.id} is not registered`)
+    const { branch, baseBranch } = rec.spec
+    return { task: rec.id, repo: project.path, project: project.name, branch, baseBranch, ...(project.testCommand ? { testCommand: project.testCommand } : {}) }
+  }
+
+  /**
+   * A task brought back and checked for landing: whatever would keep its close from following the
+   * landing (close's own verdict, as if it had landed) is why it is not merged now.
+   */
+  private async mergeReview(id: string): Promise<MergeReview> {
+    const r = await this.result(id)
+    const { rec, view } = await this.locate(id)
+    const target = this.mergeTarget(rec)
+    const onBranch = !r.worktreeExists || r.head === r.branch
+    const verdict = closeVerdict(view, {
+      worktreeExists: r.worktreeExists, dirty: r.dirty, changes: r.changes ?? [], ahead: r.ahead, landed: 'base', onBranch,
+      head: r.head === undefined ? 'detached' : `branch ${r.head}`, ...(r.backProblem ? { notBack: r.backProblem } : {}),
+    }, false)
+    const queued = view.state.kind === 'queued' ? `${id} is about to run again; merge it once its cook has reported` : undefined
+    const problem = !verdict.ok ? verdict.reasons.join('; ') : queued
+    return { ...target, ahead: r.ahead, ...(r.tipCommit ? { tip: r.tipCommit } : {}), ...(problem ? { problem } : {}) }
+  }
+
+  /** The open tasks that change the same files (git, never on a tick): said at dispatch and in each wake. */
+  private async overlapLines(): Promise<string[]> {
+    const open = this.store.snapshot(this.now()).tasks.filter((t) => !t.log.some((e) => e.type === 'closed')).slice(-OVERLAP_TASKS)
+    const changes: { task: string; files: string[] }[] = []
+    for (const t of open) {
+      const repo = this.project(t.spec.project)?.path
+      if (!repo) continue
+      try {
+        const clone = this.store.checkedWorktree(t.spec)
+        const tips = await merging.branchTips(repo, clone, t.spec.branch, t.spec.baseBranch, true)
+        const key = `${tips.tip}:${tips.baseTip}`
+        let files = this.changed.get(t.id)?.key === key ? this.changed.get(t.id)!.files : undefined
+        if (!files) {
+          files = (await merging.changedFiles(repo, clone, t.spec.branch, t.spec.baseBranch, tips))?.files
+          if (files) this.changed.set(t.id, { key, files })
+        }
+        if (files) changes.push({ task: t.id, files })
+      } catch {
+        // a broken task or a git failure: its files are not known; the others still count
+      }
+    }
+    for (const id of this.changed.keys()) if (!open.some((t) => t.id === id)) this.changed.delete(id)
+    const { pairs, more } = overlaps(changes)
+    return overlapText(pairs, more)
+  }
+
   /**
    * Close: bring the branch back, refuse unsafe closes unless discard, append `closed`, end every
-   * process of the task's runs, remove the clone, delete a landed branch.
+   * process of the task's runs, remove the clone, delete a landed branch. `landed`: the merge queue
+   * landed the branch's tip `tip` as the rebased `as`; the branch counts as landed (and is deleted)
+   * while it is still that tip and the base holds `as`.
    */
-  close(id: string, options: { discard?: boolean } = {}): Promise<CloseResult> {
+  close(id: string, options: { discard?: boolean; landed?: { tip: string; as: string } } = {}): Promise<CloseResult> {
     return this.serial(async () => {
       this.checkLease()
       const discard = options.discard ?? false
@@ -1197,8 +1412,10 @@ export class Kitchen extends KitchenBase {
       const land = review.land
       const onBranch = !ws.exists || (ws.head === spec.branch && !ws.rebasing)
       const head = ws.rebasing ? 'a rebase in progress' : ws.head ? `branch ${ws.head}` : 'detached'
+      const byQueue = options.landed !== undefined && repo !== undefined && review.tip === options.landed.tip
+        && (await git.isAncestor(repo, options.landed.as, `refs/heads/${spec.baseBranch}`))
       // A branch that is gone has nothing left to lose.
-      const landed = !land.exists || land.byBase ? 'base' : land.byRemote ? 'remote' : false
+      const landed = !land.exists || land.byBase || byQueue ? 'base' : land.byRemote ? 'remote' : false
       const verdict = closeVerdict(v, {
         worktreeExists: ws.exists, dirty: ws.dirty, changes: ws.changes, ahead: land.ahead, landed, onBranch, head,
         ...(review.notBack ? { notBack: review.notBack } : {}),
@@ -1220,7 +1437,7 @@ export class Kitchen extends KitchenBase {
       if (!repo) branch = { error: `project ${spec.project} is not registered, so git was not asked` }
       else {
         try {
-          branch = await git.deleteBranch(repo, spec.branch, spec.baseBranch, discard)
+          branch = await git.deleteBranch(repo, spec.branch, spec.baseBranch, discard || byQueue)
         } catch (error) {
           branch = { error: (error as Error).message }
         }

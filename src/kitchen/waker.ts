@@ -27,8 +27,8 @@ export interface WakerOptions<N extends WakeNotice> {
   deliver(wake: Wake): Promise<boolean>
   /** Record delivery (append `notified` per run). Runs before the notices leave the in-flight set. */
   delivered(runs: Wake['runs']): Promise<void>
-  /** Build the wake text from the batch. */
-  compose(notices: readonly N[]): string
+  /** Build the wake text from the batch (it may gather facts first: the batch is in flight meanwhile). */
+  compose(notices: readonly N[]): string | Promise<string>
   /** Report a failure of `delivered` (the notice is sent again later). */
   onError?(error: unknown): void
 }
@@ -102,10 +102,18 @@ export class Waker<N extends WakeNotice = WakeNotice> {
     this.pending.clear()
     for (const n of batch) this.inFlight.add(key(n))
     const runs = batch.map((n) => ({ task: n.task, run: n.run }))
-    const wake: Wake = { text: this.opts.compose(batch), runs }
+    let composed: string | Promise<string>
+    try {
+      composed = this.opts.compose(batch)
+    } catch (error) {
+      composed = Promise.reject(error)
+    }
     const send = async () => {
       let ok = false
       try {
+        // A text composed at once is handed over at once; one that gathers facts first, when it has them.
+        const wake: Wake = { text: typeof composed === 'string' ? composed : await composed, runs }
+        if (this.disposed) return
         ok = await this.opts.deliver(wake)
         if (ok) await this.opts.delivered(runs)
       } catch (error) {

@@ -1,6 +1,7 @@
 // Chef mode is per session in the real dsh: a session without `/chef on` never sees the chef tools,
 // one with it does, `/chef off` takes them away, and after dsh restarts a resumed chef session has
-// them again (folded from the logged /chef command events, not a custom session event).
+// them again (folded from the logged /chef command events, not a custom session event); a
+// `/chef board` sent right after the restart waits for chef mode to come back.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { dshAvailable } from '../e2e/harness.mjs'
@@ -33,6 +34,11 @@ test('only a session in chef mode has the chef tools, and a resumed chef session
   const again = await startWeb({ home: w.home, model: w.model, patch: w.patch, cwd: w.repos })
   w.undo.push(() => again.stop())
   w.web = again
+  // /chef board at once, while the session comes back in chef mode: the board, never "off"
+  const back = await again.command(w.sessionId, '/chef board')
+  assert.equal(back.kind, 'success', back.text)
+  assert.doesNotMatch(back.text, /Chef mode is off/)
+  assert.match(back.text, /^Kitchen .* \(owner\)\.\nCooks: 0\/3 busy\./)
   const [resumed] = await w.say([{ tool: 'chef_board', args: {} }])
   assert.deepEqual(chefToolsOf(resumed), CHEF_TOOLS)
   const plainAgain = w.model.default.requests.length

@@ -67,7 +67,7 @@ test('a 402 on the first candidate: run 2 uses the next in the same session, and
   const deadline = Date.now() + 150_000
   while (w.script.wakes.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
   const wake = w.script.wakes.join('\n')
-  assert.match(wake, /web-1 "Speed up" is done: made it fast\. It fell back to deepseek-official\/deepseek-v4-flash after a provider error on deepseek-official\/deepseek-v4-pro \(.*402.*\)\. Review with chef_result web-1\./)
+  assert.match(wake, /web-1 "Speed up" is done: made it fast\. The kitchen saw: new commits on issue\/web-1\. It fell back to deepseek-official\/deepseek-v4-flash after a provider error on deepseek-official\/deepseek-v4-pro \(.*402.*\)\. Review with chef_result web-1\./)
   assert.deepEqual(runFiles(w.kitchen, 'web-1'), ['1.jsonl', '2.jsonl'])
   const task = JSON.parse(readFileSync(join(w.kitchen, 'tasks/web-1/task.json'), 'utf8'))
   assert.deepEqual(task.models.map((m) => m.model), ['deepseek-official/deepseek-v4-pro', 'deepseek-official/deepseek-v4-flash'])

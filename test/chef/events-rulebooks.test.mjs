@@ -12,7 +12,7 @@ import { systemText } from '../support/fake-model.mjs'
 import { chefResults, chefWorld, makeRepo, waitFor } from './support.mjs'
 
 const skip = dshAvailable()
-const CRAFT = join(REPO_ROOT, 'dist/src/dsh/entries/rulebook-craft.js')
+const CRAFT = join(REPO_ROOT, 'dist/src/chef/entries/rulebook-craft.js')
 const STRICT = join(REPO_ROOT, 'test/chef/fixtures/strict-rulebook.mjs')
 const RECORDER = join(REPO_ROOT, 'test/chef/fixtures/recorder.mjs')
 

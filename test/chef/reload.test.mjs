@@ -128,7 +128,7 @@ test('a maxCooks edit in the profile patch layer applies live: the queued task l
   chefBusy.open()
   await waitFor(() => task('alpha-1').notified.has(1), 'alpha-1 notified', 60_000)
   // `notified` is written when the turn claims the wake, just before that turn's model request.
-  await waitFor(() => wakes.some((w) => w.includes('alpha-1 "Task one" is done')), 'the wake naming alpha-1 at the chef model', 60_000)
+  await waitFor(() => wakes.some((w) => w.includes('alpha-1 "Task one" says it is done: finished alpha-1. The kitchen saw: no commits on issue/alpha-1.')), 'the wake naming alpha-1 at the chef model', 60_000)
 
   // The chef's tools survived the reload; both cooks are busy under the new cap.
   const boards = chefRoute.requests.length

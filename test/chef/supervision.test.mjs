@@ -97,7 +97,8 @@ test('a message sent mid-run is steered into the running cook', { skip, timeout:
   await waitFor(() => handled(w.kitchen, 'lib-1').length > 0, 'the message handled by the cook')
   release(gates, 'lib-1')
   await waitFor(() => w.script.wakes.length >= 1, 'the wake')
-  assert.match(w.script.wakes[0], /lib-1 "Feature" is done: done, changelog noted\./)
+  // steered: the report names the message (what the kitchen saw of its commands comes after it)
+  assert.match(w.script.wakes[0], /lib-1 "Feature" (is|says it is) done: done, changelog noted\. The kitchen saw: new commits on issue\/lib-1[.;]/)
   assert.deepEqual(runFiles(w.kitchen, 'lib-1'), ['1.jsonl'], 'steered, not relaunched')
 })
 

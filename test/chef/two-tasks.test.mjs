@@ -59,8 +59,9 @@ test('two tasks, one wake, result with commit, diffstat and verify, close after 
   assert.equal(w.script.wakes.length, 1, `wakes: ${JSON.stringify(w.script.wakes)}`)
   const wake = w.script.wakes[0]
   assert.match(wake, /Kitchen update \(2\):/)
-  assert.match(wake, /alpha-1 "Add alpha.txt" is done: wrote alpha\.txt and committed it\. Review with chef_result alpha-1\./)
-  assert.match(wake, /beta-1 "Add beta.txt" is done/)
+  // the cook's claim, beside what the kitchen saw: its commit, and no run of the test command
+  assert.match(wake, /alpha-1 "Add alpha.txt" says it is done: wrote alpha\.txt and committed it\. The kitchen saw: new commits on issue\/alpha-1; the test command `make test` not run\. Review with chef_result alpha-1\./)
+  assert.match(wake, /beta-1 "Add beta.txt" says it is done: wrote beta\.txt and committed it\. The kitchen saw: new commits on issue\/beta-1;/)
 
   const review = chefResults(w.chefRoute.requests.slice(turn.length)).slice(0, 3)
   const [resA, resB, closeRefused] = review
@@ -73,7 +74,7 @@ test('two tasks, one wake, result with commit, diffstat and verify, close after 
   assert.match(resA, /alpha\.txt \| 1 \+/)
   assert.match(resA, /Clone .*alpha-1: clean, on issue\/alpha-1\./)
   assert.match(resA, /Verify: `make test` \(Makefile:2 on main\) in the clone .*alpha-1, confined to it, passed/)
-  assert.match(resB, /beta-1 "Add beta.txt": done/)
+  assert.match(resB, /^Not ready: the test command `make test` failed \(exit 2\)\.\nbeta-1 "Add beta.txt": done/)
   assert.match(resB, /Verify: `make test` \(Makefile:2 on main\) in the clone .*beta-1, confined to it, failed \(exit 2\)/)
   assert.match(resB, /Output tail:\n[\s\S]*make: \*\*\* \[Makefile:3: test\] Error 1/)
   assert.match(closeRefused, /not landed|unlanded|neither/i)

@@ -12,7 +12,7 @@ import { ModelFacts } from '../../dist/src/chef/models.js'
 import { commandsLine, namedTestProblem, projectCommands } from '../../dist/src/chef/project-commands.js'
 import { WakeDelivery } from '../../dist/src/chef/wakes.js'
 import { rulebookBlock, rulebookPlugin } from '../../dist/src/chef/rulebook.js'
-import { answerCookRole } from '../../dist/src/chef/cook-role.js'
+import { answerCookRole } from '../../dist/src/cook/role.js'
 import { withViewers } from '../../dist/src/chef/events.js'
 import { normalizeKitchenConfig } from '../../dist/src/kitchen/index.js'
 

@@ -60,7 +60,7 @@ test('the base branch\'s test command runs in the clone, confined to it; a cook\
   assert.equal(ran[0].workdir, clone)
   assert.deepEqual(ran[0].sandboxPolicy, { mode: 'workspace-write', workspaceRoot: clone })
   assert.match(v.lines[0], /^Verify: `npm run test` \(package\.json:1 on main\) in the clone .*api-1, confined to it, passed in \d+\.\d s\.$/)
-  assert.deepEqual(v.verified, { ok: true, command: 'npm run test', exitCode: 0 })
+  assert.deepEqual(v.verified, { ok: true, command: 'npm run test', exitCode: 0, outcome: 'passed' })
 
   // the task branch rewrites its test to delete what git tracks and the person's keys
   const evil = '@fake: sh=' + Buffer.from(`printf '%s' '${PKG('rm -rf src.js ~/.ssh && echo ok')}' > package.json && git add package.json && git commit -q -m "faster tests"`).toString('base64') + ' done'

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { REPO_ROOT, dshEnv, dshInstall } from '../e2e/harness.mjs'
 
-export const KITCHEN_ENTRY = join(REPO_ROOT, 'dist/src/dsh/entries/kitchen.js')
+export const KITCHEN_ENTRY = join(REPO_ROOT, 'dist/src/chef/entries/kitchen.js')
 
 /**
  * A port for one dsh web. Ports the kernel hands out (listen on 0, outgoing connections) come from

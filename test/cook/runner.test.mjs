@@ -10,6 +10,7 @@ import { startFakeModel, offersTool, messageText, systemText, toolResults } from
 import { git, makeTask, sendToInbox, startCook, tempDir, until } from './support.mjs'
 import { parseRunLine } from '../../dist/src/kitchen/domain.js'
 import { EMPTY_RUN_FOLD, foldRunLines } from '../../dist/src/kitchen/store/index.js'
+import { sawText } from '../../dist/src/kitchen/derive/index.js'
 
 const skip = dshAvailable()
 const FLASH = 'deepseek-official/deepseek-v4-flash'
@@ -256,4 +257,23 @@ test('--thinking: an effort the model offers reaches the request; one it does no
   assert.match(medium.err, /thinking level "medium" is not offered by this model \(it offers .*high.*\); using the model's default/)
   assert.notEqual(ctx.model.requests[1].body.reasoning_effort, 'medium')
   assert.equal(fold(medium.lines).providerError, undefined)
+})
+
+test('a command that dsh\'s bash tool timed out is a failed call in the run file, whatever the cook reports after it', { skip }, async (t) => {
+  const ctx = await setup(t)
+  ctx.cook.push({ tool: 'bash', args: { command: 'sleep 30', description: 'run the suite', timeoutMs: 400 } }, report('done', 'All tests pass.'))
+  const r = await run(t, ctx, { run: 1, prompt: 'Run the tests.\n', modelName: FLASH }).done
+  assert.equal(r.code, 0, r.err)
+  const end = r.lines.find((l) => l.type === 'tool_end' && l.tool === 'bash')
+  assert.equal(end.isError, true, end.tail)
+  assert.match(end.tail, /\[timed out after 400ms\]/)
+  const f = fold(r.lines)
+  assert.deepEqual(f.report, { status: 'done', summary: 'All tests pass.' })
+  assert.equal(f.failedCalls, 1)
+  assert.equal(f.calls[0].text, 'bash: sleep 30')
+  assert.match(f.calls[0].failed, /^\[timed out after 400ms\]/)
+  // what the wake says beside the claim
+  const saw = sawText({ ran: { toolCalls: f.toolCalls, failedCalls: f.failedCalls, calls: f.calls } })
+  assert.equal(saw.doubt, true)
+  assert.match(saw.text, /1 tool call failed, the last `bash: sleep 30` \(\[timed out after 400ms\]/)
 })

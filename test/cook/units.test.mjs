@@ -7,12 +7,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import {
-  RunLineTranslator, activityOf, chooseEffort, claimInbox, commandLines, contractText, cookCommand, cookOverlayYaml, failureText,
+  RunLineTranslator, activityOf, chooseEffort, claimInbox, commandFailed, commandLines, contractFacts, contractText, cookCommand, cookOverlayYaml, failureText,
   launcherArgv, parseCookFlags, reportOf, splitModel, tailOf, writeCookOverlay,
 } from '../../dist/src/cook/index.js'
 import { takeRoleEnv } from '../../dist/src/cook/startup.js'
 import { checkCookCommand, cookArgv } from '../../dist/src/kitchen/cooks/index.js'
 import { parseRunLine } from '../../dist/src/kitchen/domain.js'
+import { EMPTY_RUN_FOLD, foldRunLine } from '../../dist/src/kitchen/store/index.js'
+import { projectCommands } from '../../dist/src/chef/project-commands.js'
 
 function scratch(t) {
   const dir = mkdtempSync(join(tmpdir(), 'cs-cook-unit-'))
@@ -108,8 +110,37 @@ test('the contract names the clone, the branch, the rules and the commands, and 
   }
   assert.match(contractText({ worktree: '/w', commands: [] }), /declares no commands/)
   assert.doesNotMatch(contractText({ worktree: '/w/{{cwd}}', commands: [] }), /\{\{/)
-  const recipes = ['deploy', 'build', 'test'].map((name) => ({ name, command: `make ${name}`, cwd: '.', file: 'Makefile' }))
-  assert.deepEqual(commandLines(recipes), ['- build: `make build` (Makefile)', '- test: `make test` (Makefile)', '- deploy: `make deploy` (Makefile)'])
+  const recipes = ['deploy', 'lint', 'build', 'test'].map((name) => ({ name, command: `make ${name}`, cwd: '.', file: 'Makefile', aliases: [] }))
+  // the test command first, then the build, then the other checks, then the rest
+  assert.deepEqual(commandLines(recipes), ['- test: `make test` (Makefile)', '- build: `make build` (Makefile)', '- lint: `make lint` (Makefile)', '- deploy: `make deploy` (Makefile)'])
+  assert.match(contractText({ worktree: '/w', commands: ['- test: `make test` (Makefile)'], test: { command: 'make test', from: 'Makefile:4' } }), /The test command is `make test` \(Makefile:4\): run it and see it pass before you report done\./)
+  assert.match(contractText({ worktree: '/w', commands: ['- deploy: `make deploy` (Makefile)'] }), /None of them is named test, tests or check/)
+})
+
+test('the contract\'s test command is the one the chef verifies with: the test command the project names, else the best-named test', (t) => {
+  const kitchen = scratch(t)
+  const clone = join(kitchen, 'worktrees', 'api-1')
+  const taskDir = join(kitchen, 'tasks', 'api-1')
+  mkdirSync(clone, { recursive: true })
+  mkdirSync(join(kitchen, 'projects'), { recursive: true })
+  mkdirSync(taskDir, { recursive: true })
+  writeFileSync(join(clone, 'Makefile'), 'build:\n\techo b\n\ncheck:\n\techo c\n\ntest:\n\techo t\n')
+  const spec = { id: 'api-1', project: 'api', title: 'T', brief: 'B', branch: 'issue/api-1', worktree: clone, baseBranch: 'main', sessionId: 's', models: [] }
+  writeFileSync(join(taskDir, 'task.json'), JSON.stringify(spec))
+  const project = (extra) => writeFileSync(join(kitchen, 'projects', 'api.json'), JSON.stringify({ name: 'api', path: clone, baseBranch: 'main', branchPrefix: 'issue/', createdAt: 1, ...extra }))
+  project({})
+  const plain = contractFacts(clone, taskDir)
+  assert.deepEqual(plain.test, { command: 'make test', from: 'Makefile:7' })
+  assert.equal(plain.test.command, projectCommands(clone).test, 'the chef picks the same test command')
+  assert.match(plain.commands[0], /^- test: `make test`/)
+  project({ testCommand: 'make:check' })
+  const named = contractFacts(clone, taskDir)
+  assert.deepEqual(named.test, { command: 'make check', from: 'Makefile:4' })
+  assert.equal(named.test.command, projectCommands(clone, 'make:check').test, 'the chef picks the same named test command')
+  assert.match(named.commands[0], /^- check: `make check`/)
+  assert.equal(named.branch, 'issue/api-1')
+  // a cook run by hand, with no task directory: discovery's pick, no branch
+  assert.deepEqual(contractFacts(clone, undefined).test, { command: 'make test', from: 'Makefile:7' })
 })
 
 test('claimInbox moves each message to handled/ first, oldest first, and skips other files', (t) => {
@@ -161,4 +192,30 @@ test('the overlay: the stock driver off, the session store under --session-dir, 
   assert.equal(statSync(path).mtimeMs, before)
   writeCookOverlay(dir, '/elsewhere')
   assert.match(readFileSync(path, 'utf8'), /\/elsewhere\/runner\.js/)
+})
+
+test('a shell command that exited non-zero, was killed or timed out is a failed call, and the kitchen keeps the last calls, bounded', () => {
+  // dsh's bash tool ends its text with these status lines (never an exit code 0)
+  assert.equal(commandFailed('bash', 'FAIL limit_test.go\n[exit code: 2]'), true)
+  assert.equal(commandFailed('bash', '(no output)\n[timed out after 60000ms]\n[killed by signal: SIGTERM]'), true)
+  assert.equal(commandFailed('bash', '[timed out after 300ms]'), true)
+  assert.equal(commandFailed('bash', 'all 12 tests passed\n'), false)
+  assert.equal(commandFailed('bash', 'it printed [exit code: 1]\nand went on'), false)
+  assert.equal(commandFailed('read', 'a file that ends with\n[exit code: 1]'), false, 'only a shell tool reports commands')
+  const tr = new RunLineTranslator({ provider: 'p', model: 'm' }, () => 7)
+  const events = []
+  for (let i = 1; i <= 30; i++) {
+    const text = i === 30 ? 'compiling\n[timed out after 60000ms]\n[killed by signal: SIGTERM]' : i === 3 ? 'boom\n[exit code: 1]' : `ok ${i}\n`
+    events.push({ type: 'tool/call', data: { callId: `c${i}`, name: 'bash', arguments: JSON.stringify({ command: `step ${i}` }) } })
+    events.push({ type: 'tool/result', data: { message: { content: [{ type: 'tool-result', toolCallId: `c${i}`, content: [{ type: 'text', text }] }], source: { kind: 'tool', callId: `c${i}` } } } })
+  }
+  const got = events.flatMap((e) => tr.translate(e))
+  assert.deepEqual(got.filter((l) => l.type === 'tool_end' && l.isError).map((l) => l.callId), ['c3', 'c30'])
+  const f = got.reduce((acc, l) => foldRunLine(acc, parseRunLine(JSON.stringify(l))), EMPTY_RUN_FOLD)
+  assert.equal(f.toolCalls, 30)
+  assert.equal(f.failedCalls, 2)
+  assert.equal(f.calls.length, 20, 'the fold keeps the last 20 calls, not the whole run')
+  assert.deepEqual(f.calls.at(-1), { text: 'bash: step 30', failed: '[timed out after 60000ms]; [killed by signal: SIGTERM]' })
+  assert.deepEqual(f.calls[0], { text: 'bash: step 11' })
+  assert.deepEqual(f.open, [], 'no call is left open')
 })

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { renderRunLine, useColor, watchCommand } from '../../dist/src/cli/watch.js'
+import { FAST_CONFIG, makeRepo, ownerKitchen, settled, tempDir as kitchenTemp, writeConfig } from '../kitchen/support.mjs'
 
 const CLI = fileURLToPath(new URL('../../bin/command-scout', import.meta.url))
 const RECORDED = fileURLToPath(new URL('../fixtures/cook/recorded-task', import.meta.url))
@@ -97,6 +98,28 @@ test('following a live task: a provider error, a new run with a separator, a cha
   assert.ok(r.stdout.indexOf('── run 1') < r.stdout.indexOf('402') && r.stdout.indexOf('402') < r.stdout.indexOf('── run 2'))
   assert.equal(r.stdout.split('Überprüft.').length, 2, 'the text is printed once')
   assert.doesNotMatch(r.stdout, /\uFFFD/, 'no half-decoded character')
+  assert.match(r.stdout, /— the task is closed\n$/)
+})
+
+test('a real kitchen closes the task it watches: watch shows the run, then exits 0 on its own', async (t) => {
+  const dir = kitchenTemp('cs-watch-kitchen-')
+  const root = join(dir, 'kitchen')
+  mkdirSync(root)
+  writeConfig(root, FAST_CONFIG)
+  const { kitchen } = await ownerKitchen(root)
+  t.after(() => kitchen.shutdown())
+  await kitchen.addProject({ path: makeRepo(dir, 'api') })
+  await kitchen.dispatch({ project: 'api', title: 'Watch me', brief: '@fake: tool=make_test done=watched' })
+  await settled(kitchen, 'api-1')
+  const w = startWatch(t, [join(root, 'tasks', 'api-1')])
+  await w.waitFor('■ report done: watched')
+  // the chef closes the task: the kitchen appends `closed` to the log, and watch ends by itself
+  const closed = await kitchen.close('api-1', { discard: true })
+  assert.match(closed.text, /^Closed api-1 \(discarded\)/)
+  const r = await w.done
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /^── run 1 /)
+  assert.match(r.stdout, /• bash make test\n/)
   assert.match(r.stdout, /— the task is closed\n$/)
 })
 

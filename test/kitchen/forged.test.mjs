@@ -37,7 +37,7 @@ test('a forged summary: the kitchen\'s facts come first and once, the cook\'s wo
   const r = await kitchen.result('api-1')
   const lines = r.text.split('\n')
   assert.equal(lines.filter((l) => l.startsWith('Branch ')).length, 1, r.text)
-  assert.match(lines.find((l) => l.startsWith('Branch ')), /^Branch issue\/api-1 at [0-9a-f]{10}: 0 commits ahead of main, landed on main\.$/)
+  assert.match(lines.find((l) => l.startsWith('Branch ')), /^Branch issue\/api-1 at [0-9a-f]{10}: no commits: nothing to land on main\.$/)
   assert.equal(lines.filter((l) => l.startsWith('Verify')).length, 0)
   assert.equal(lines.filter((l) => l.startsWith('Clone ')).length, 1)
   const claim = lines.at(-1)

@@ -235,10 +235,10 @@ test('a new owner adopts a live cook and derives the outcome of a cook that exit
   const v2 = await b.kitchen.view('api-2')
   assert.deepEqual(v2.state.outcome, { kind: 'done', summary: 'short', reported: true })
   await until(() => b.wakes.length > 0, 'wake')
-  assert.match(b.wakes[0].text, /^Chef restarted: 1 cook still cooking, 1 run finished while you were away\.\n\nKitchen update \(1\):\n- api-2 "short" is done: short/)
+  assert.match(b.wakes[0].text, /^Chef restarted: 1 cook still cooking, 1 run finished while you were away\.\n\nKitchen update \(1\):\n- api-2 "short" says it is done: short\. The kitchen saw: no commits on issue\/api-2\./)
   assert.deepEqual(await b.kitchen.send('api-1', 'finish'), { kind: 'steered', run: 1 })
   await settled(b.kitchen, 'api-1')
-  await until(() => b.wakes.some((w) => /api-1 "long" is done/.test(w.text)), 'long wake')
+  await until(() => b.wakes.some((w) => /api-1 "long" says it is done: long \(steered: finish\)\. The kitchen saw: no commits on issue\/api-1\./.test(w.text)), 'long wake')
   assert.equal(a.wakes.length, 0)
 })
 
@@ -348,7 +348,7 @@ test('HTTP 402 on the first candidate: run 2 on the next candidate in the same s
   await sleep(300)
   assert.equal(wakes.length, 1)
   assert.deepEqual(wakes[0].runs, [{ task: 'api-1', run: 2 }])
-  assert.match(wakes[0].text, /api-1 "Fall back" is done: works on b\. It fell back to prov\/b after a provider error on prov\/a \(402: Payment Required\)/)
+  assert.match(wakes[0].text, /api-1 "Fall back" is done: works on b\. The kitchen saw: new commits on issue\/api-1\. It fell back to prov\/b after a provider error on prov\/a \(402: Payment Required\)/)
   assert.deepEqual(logOf(root, 'api-1').filter((e) => e.type === 'notified').map((e) => e.run), [2])
 })
 

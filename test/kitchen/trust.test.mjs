@@ -95,7 +95,7 @@ test('an empty run file planted in an idle task: no relaunch, and its pending wa
   for (let i = 0; i < 5; i++) await kitchen.tick() // ticks of their own: none relaunches
   assert.deepEqual(readdirSync(join(root, 'tasks', 'api-1', 'runs')).filter((n) => n.endsWith('.prompt.md')), ['1.prompt.md'], 'nothing relaunched')
   deliver = true
-  await until(() => delivered.some((w) => /api-1 "Done once" is done: once/.test(w.text)), 'the wake of run 1')
+  await until(() => delivered.some((w) => /api-1 "Done once" says it is done: once\. The kitchen saw: no commits on issue\/api-1\./.test(w.text)), 'the wake of run 1')
   assert.deepEqual(logOf(root, 'api-1').filter((e) => e.type === 'notified').map((e) => e.run), [1])
   // a later launch takes run 2 as its own: the planted file is moved aside, never read as the run
   await kitchen.send('api-1', 'again\n@fake: done=twice')

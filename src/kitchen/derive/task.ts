@@ -205,7 +205,8 @@ export function deriveTask(record: TaskRecord, live: LiveCook | undefined, now: 
   const idle = (o: Outcome): TaskView => {
     const v = view({ kind: 'idle', run: lastV.run, since: endedAt, outcome: o }, lastV.run + 1)
     if (o.kind !== 'stopped' && !f.notified.has(lastV.run)) {
-      v.notice = { task: spec.id, title: spec.title, run: lastV.run, outcome: o, tried, ...(v.model ? { model: v.model } : {}) }
+      const ran = ranOf(runs.get(lastV.run)?.fold)
+      v.notice = { task: spec.id, title: spec.title, run: lastV.run, outcome: o, tried, ...(v.model ? { model: v.model } : {}), ...(ran ? { ran } : {}) }
     }
     return v
   }
@@ -224,6 +225,12 @@ export function deriveTask(record: TaskRecord, live: LiveCook | undefined, now: 
   const resuming = lf ? record.inbox.filter((m) => m.at > lf.at).length : pending
   if (resuming > 0) return view({ kind: 'queued', why: 'message' }, last + 1)
   return idle(outcome)
+}
+
+/** The tool calls of a run as its notice carries them; undefined for a run that ran none. */
+function ranOf(fold: RunRecord['fold'] | undefined): Notice['ran'] {
+  if (!fold?.toolCalls) return undefined
+  return { toolCalls: fold.toolCalls, failedCalls: fold.failedCalls ?? 0, calls: fold.calls ?? [] }
 }
 
 /** Whether any run of the task has delivered the brief (a user message reached the session). */

@@ -16,7 +16,9 @@
  *   <root>/tasks/<id>/inbox/*.msg      the owner, tmp + rename; inbox/handled/ holds delivered ones
  *   <root>/worktrees/<id>/             the cook's clone: its own repository (objects borrowed read-only
  *                                      from the project), the one place the cook writes
- *   <root>/scratch/<tag>/              the owner: a base branch's tree checked out for a while (verify)
+ *   <root>/scratch/<tag>/              the owner: a base branch's tree checked out for a while (verify), a merge's work clone
+ *   <root>/merge/<id>.jsonl            the owner: the merge queue's entry of a task (created exclusively, appended);
+ *                                      reported ones moved to merge/ended/<id>.<tag>.jsonl
  *
  * Calls are synchronous: the files are small and local, and a tick makes thousands of stat calls whose
  * round trip through the thread pool would cost more than the calls. Writes are atomic (tmp + rename),
@@ -40,7 +42,7 @@ import { FileProblem, LineReader, createExclusive, errno, isCut, listInbox, read
 import { ERR_TAIL, SnapshotReader, type SnapshotLayout } from './snapshot.js'
 
 export { normalizeKitchenConfig, defaultKitchenConfig, DEFAULT_KITCHEN_CONFIG, type NormalizedConfig } from './config.js'
-export { LineReader, isCut, FileProblem, MAX_LINE_BYTES, type CutLine, type ReadLine } from './files.js'
+export { LineReader, isCut, FileProblem, MAX_LINE_BYTES, readBounded, type CutLine, type ReadLine } from './files.js'
 export { foldRunLine, foldRunLines, EMPTY_RUN_FOLD } from './snapshot.js'
 
 /**
@@ -53,7 +55,7 @@ export type Acquire =
   | { kind: 'unwritable'; holder?: Lease; reason: string }
 
 /** A write the store is about to make, named for a test that makes it fail (a full or read-only disk). */
-export type StoreWrite = 'lease' | 'task' | 'log' | 'prompt' | 'message' | 'project' | 'claim'
+export type StoreWrite = 'lease' | 'task' | 'log' | 'prompt' | 'message' | 'project' | 'claim' | 'merge'
 
 export interface StoreOptions {
   /**
@@ -88,6 +90,73 @@ export class CreateTasksError extends Error {
 
 export interface InboxMessage extends PendingMessage {
   text: string
+}
+
+// ---------------------------------------------------------------- the layout of one task directory
+
+/*
+ * The paths inside one task directory, from that directory alone: the cook runner and `watch` are
+ * given a task directory and no store (the cook moves inbox messages, watch only reads), and the
+ * Store builds its own task paths with these, so the layout is written down once.
+ */
+
+const RUNS = 'runs'
+const SESSION = 'session'
+const INBOX = 'inbox'
+const HANDLED = 'handled'
+
+export function taskFileIn(taskDir: string): string { return join(taskDir, 'task.json') }
+export function logFileIn(taskDir: string): string { return join(taskDir, 'log.jsonl') }
+export function runsDirIn(taskDir: string): string { return join(taskDir, RUNS) }
+export function runFileIn(taskDir: string, run: number): string { return join(taskDir, RUNS, `${run}.jsonl`) }
+export function promptFileIn(taskDir: string, run: number): string { return join(taskDir, RUNS, `${run}.prompt.md`) }
+export function errFileIn(taskDir: string, run: number): string { return join(taskDir, RUNS, `${run}.err`) }
+export function sessionDirIn(taskDir: string): string { return join(taskDir, SESSION) }
+export function inboxDirIn(taskDir: string): string { return join(taskDir, INBOX) }
+export function handledDirIn(taskDir: string): string { return join(taskDir, INBOX, HANDLED) }
+export function reviewIndexIn(taskDir: string): string { return join(taskDir, 'review.index') }
+
+/** A project's file in the kitchen at `root`; a name that is not a project name names no path (it throws). */
+export function projectFileIn(root: string, name: string): string {
+  if (!isProjectName(name)) throw new KitchenError('KITCHEN_BAD_INPUT', `"${name}" is not a project name`)
+  return projectPath(root, name)
+}
+
+/** The file a name in `projects/` maps to, unchecked: the snapshot also reads files named otherwise, to report them. */
+function projectPath(root: string, name: string): string {
+  return join(root, 'projects', `${name}.json`)
+}
+
+/** The kitchen of a task directory: two levels up (`<root>/tasks/<id>`). */
+export function kitchenOfTaskDir(taskDir: string): string {
+  return dirname(dirname(taskDir))
+}
+
+/** What a file name in `runs/` is: the prompt or the run file of run `n`; undefined for others. */
+export function runEntry(file: string): { n: number; kind: 'prompt' | 'run' } | undefined {
+  const m = /^([1-9][0-9]{0,8})\.(prompt\.md|jsonl)$/.exec(file)
+  return m ? { n: Number(m[1]), kind: m[2] === 'jsonl' ? 'run' : 'prompt' } : undefined
+}
+
+/** The runs of a task directory that have a run file, ascending; none when `runs/` can't be listed. */
+export function runNumbersIn(taskDir: string): number[] {
+  let names: string[]
+  try {
+    names = readdirSync(runsDirIn(taskDir))
+  } catch {
+    return []
+  }
+  const out: number[] = []
+  for (const name of names) {
+    const e = runEntry(name)
+    if (e?.kind === 'run') out.push(e.n)
+  }
+  return out.sort((a, b) => a - b)
+}
+
+/** Whether `dir` looks like a task directory: it has task.json or runs/ (neither followed if a link). */
+export function isTaskDirIn(dir: string): boolean {
+  return lstatSync(taskFileIn(dir), { throwIfNoEntry: false }) !== undefined || lstatSync(runsDirIn(dir), { throwIfNoEntry: false }) !== undefined
 }
 
 export class Store implements SnapshotLayout {
@@ -134,7 +203,7 @@ export class Store implements SnapshotLayout {
 
   /** The kitchen of a cook's task directory: two levels up (`<root>/tasks/<id>`). */
   static kitchenOfTaskDir(taskDir: string): string {
-    return dirname(dirname(taskDir))
+    return kitchenOfTaskDir(taskDir)
   }
 
   // ---------------------------------------------------------------- paths
@@ -145,29 +214,28 @@ export class Store implements SnapshotLayout {
   leaseFile(g: number): string { return join(this.leaseDir, `${g}.json`) }
   get projectsDir(): string { return join(this.root, 'projects') }
   get tasksDir(): string { return join(this.root, 'tasks') }
-  projectFile(name: ProjectName): string { return join(this.projectsDir, `${name}.json`) }
+  projectFile(name: ProjectName): string { return projectPath(this.root, name) }
   /** The project a file name in `projects/` is for, or undefined for any other file. */
   projectOfFile(file: string): string | undefined {
     return file.endsWith('.json') && !file.startsWith('.') ? file.slice(0, -'.json'.length) : undefined
   }
   /** Every task path starts here: an id that is not a task id (`..`, a slash) names no path at all. */
   taskDir(id: TaskId): string { return join(this.tasksDir, checkedId(id)) }
-  runsDir(id: TaskId): string { return join(this.taskDir(id), 'runs') }
-  taskFile(id: TaskId): string { return join(this.taskDir(id), 'task.json') }
-  logFile(id: TaskId): string { return join(this.taskDir(id), 'log.jsonl') }
-  promptFile(id: TaskId, run: RunNo): string { return join(this.runsDir(id), `${run}.prompt.md`) }
-  runFile(id: TaskId, run: RunNo): string { return join(this.runsDir(id), `${run}.jsonl`) }
-  errFile(id: TaskId, run: RunNo): string { return join(this.runsDir(id), `${run}.err`) }
+  runsDir(id: TaskId): string { return runsDirIn(this.taskDir(id)) }
+  taskFile(id: TaskId): string { return taskFileIn(this.taskDir(id)) }
+  logFile(id: TaskId): string { return logFileIn(this.taskDir(id)) }
+  promptFile(id: TaskId, run: RunNo): string { return promptFileIn(this.taskDir(id), run) }
+  runFile(id: TaskId, run: RunNo): string { return runFileIn(this.taskDir(id), run) }
+  errFile(id: TaskId, run: RunNo): string { return errFileIn(this.taskDir(id), run) }
   /** What a file name in `runs/` is: the prompt or the run file of run `n`; undefined for others. */
   runEntry(file: string): { n: number; kind: 'prompt' | 'run' } | undefined {
-    const m = /^([1-9][0-9]{0,8})\.(prompt\.md|jsonl)$/.exec(file)
-    return m ? { n: Number(m[1]), kind: m[2] === 'jsonl' ? 'run' : 'prompt' } : undefined
+    return runEntry(file)
   }
-  sessionDir(id: TaskId): string { return join(this.taskDir(id), 'session') }
-  inboxDir(id: TaskId): string { return join(this.taskDir(id), 'inbox') }
-  handledDir(id: TaskId): string { return join(this.inboxDir(id), 'handled') }
+  sessionDir(id: TaskId): string { return sessionDirIn(this.taskDir(id)) }
+  inboxDir(id: TaskId): string { return inboxDirIn(this.taskDir(id)) }
+  handledDir(id: TaskId): string { return handledDirIn(this.taskDir(id)) }
   /** The private index the kitchen compares a task's clone with (never the clone's own index). */
-  reviewIndex(id: TaskId): string { return join(this.taskDir(id), 'review.index') }
+  reviewIndex(id: TaskId): string { return reviewIndexIn(this.taskDir(id)) }
   /** The task's clone: `worktrees/<id>` (the name is older than the clones). */
   worktree(id: TaskId): string { return join(this.root, 'worktrees', checkedId(id)) }
   get scratchRoot(): string { return join(this.root, 'scratch') }
@@ -290,10 +358,10 @@ export class Store implements SnapshotLayout {
     }
     if (!real.startsWith(this.realTasks + sep)) return undefined
     const parts = real.slice(this.realTasks.length + 1).split(sep)
-    if (parts.length !== 3 || parts[1] !== 'runs') return undefined
-    const m = /^([1-9][0-9]{0,8})\.jsonl$/.exec(parts[2]!)
-    if (!m || !isTaskId(parts[0])) return undefined
-    return { task: parts[0], run: Number(m[1]) as RunNo }
+    if (parts.length !== 3 || parts[1] !== RUNS) return undefined
+    const entry = runEntry(parts[2]!)
+    if (entry?.kind !== 'run' || !isTaskId(parts[0])) return undefined
+    return { task: parts[0], run: entry.n as RunNo }
   }
 
   // ---------------------------------------------------------------- config and lease
@@ -481,7 +549,7 @@ export class Store implements SnapshotLayout {
     try {
       this.w('task', staging)
       mkdirSync(staging)
-      for (const sub of ['runs', 'session', 'inbox', join('inbox', 'handled')]) mkdirSync(join(staging, sub))
+      for (const sub of [RUNS, SESSION, INBOX, join(INBOX, HANDLED)]) mkdirSync(join(staging, sub))
       let n = 1
       for (const name of readdirSync(this.tasksDir)) {
         const p = parseTaskId(name)
@@ -501,7 +569,7 @@ export class Store implements SnapshotLayout {
       }
       const spec = build(id)
       if (spec.id !== id || spec.project !== project) throw new KitchenError('KITCHEN_BAD_INPUT', `task spec must keep the allocated id ${id}`)
-      const file = join(staging, 'task.json')
+      const file = taskFileIn(staging)
       this.w('task', file)
       writeFileSync(file, JSON.stringify(spec, null, 2) + '\n', { mode: 0o644, flag: 'wx' })
       // rename(2) replaces the empty reservation atomically: the task appears whole.
@@ -544,7 +612,7 @@ export class Store implements SnapshotLayout {
   }
 
   writePrompt(id: TaskId, run: RunNo, text: string): void {
-    this.ownDir(id, 'runs')
+    this.ownDir(id, RUNS)
     this.w('prompt', this.promptFile(id, run))
     writeAtomic(this.promptFile(id, run), text)
     this.touch(id)
@@ -565,7 +633,7 @@ export class Store implements SnapshotLayout {
   }
 
   readPrompt(id: TaskId, run: RunNo): string | undefined {
-    this.ownDir(id, 'runs')
+    this.ownDir(id, RUNS)
     try {
       return readNoFollow(id, this.promptFile(id, run), PROMPT_BYTES)
     } catch (error) {
@@ -579,7 +647,7 @@ export class Store implements SnapshotLayout {
    * cook's stdout. Another launch that claimed first makes this throw KITCHEN_CLAIM_TAKEN.
    */
   claimRun(id: TaskId, run: RunNo): number {
-    this.ownDir(id, 'runs')
+    this.ownDir(id, RUNS)
     this.w('claim', this.runFile(id, run))
     try {
       const fd = openSync(this.runFile(id, run), 'wx', 0o644)
@@ -593,7 +661,7 @@ export class Store implements SnapshotLayout {
 
   /** Opens `runs/<n>.err` for append (a relaunch of the same run keeps the earlier output). */
   openErr(id: TaskId, run: RunNo): number {
-    this.ownDir(id, 'runs')
+    this.ownDir(id, RUNS)
     return openNoFollow(id, this.errFile(id, run), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT)
   }
 
@@ -614,7 +682,7 @@ export class Store implements SnapshotLayout {
    * deleted: it is evidence of who wrote into the kitchen.
    */
   moveAsideRun(id: TaskId, run: RunNo): boolean {
-    this.ownDir(id, 'runs')
+    this.ownDir(id, RUNS)
     const path = this.runFile(id, run)
     try {
       renameSync(path, `${path}.unclaimed-${uniqueTag()}`)
@@ -628,7 +696,7 @@ export class Store implements SnapshotLayout {
 
   /** Removes an empty claim so the same run can launch again. False when the file has output or is gone. */
   reclaimRun(id: TaskId, run: RunNo): boolean {
-    this.ownDir(id, 'runs')
+    this.ownDir(id, RUNS)
     const path = this.runFile(id, run)
     const st = lstatSync(path, { throwIfNoEntry: false })
     if (!st || !st.isFile() || st.size !== 0) return false
@@ -674,7 +742,7 @@ export class Store implements SnapshotLayout {
   /** Drops a message into the inbox (tmp + rename), named by its time. Returns the file name. */
   writeMessage(id: TaskId, text: string, at: Millis): string {
     const name = inboxName(at, uniqueTag())
-    const dir = this.ownDir(id, 'inbox')
+    const dir = this.ownDir(id, INBOX)
     const tmp = tmpName(dir, 'msg')
     this.w('message', tmp)
     try {
@@ -691,7 +759,7 @@ export class Store implements SnapshotLayout {
   /** The pending messages with their text, oldest first. A message moved meanwhile is left out. */
   readInbox(id: TaskId): InboxMessage[] {
     const out: InboxMessage[] = []
-    const dir = this.ownDir(id, 'inbox')
+    const dir = this.ownDir(id, INBOX)
     for (const m of listInbox(dir)) {
       try {
         out.push({ ...m, text: readNoFollow(id, join(dir, m.name), MESSAGE_BYTES) })
@@ -705,8 +773,8 @@ export class Store implements SnapshotLayout {
   /** Moves a message to `inbox/handled/`. False when it was already moved (the cook took it). */
   handleMessage(id: TaskId, name: string): boolean {
     if (!INBOX_NAME.test(name)) throw new KitchenError('KITCHEN_BAD_INPUT', `"${name}" is not an inbox message name`)
-    const dir = this.ownDir(id, 'inbox')
-    this.ownDir(id, 'inbox', 'handled')
+    const dir = this.ownDir(id, INBOX)
+    this.ownDir(id, INBOX, HANDLED)
     try {
       renameSync(join(dir, name), join(this.handledDir(id), name))
       this.touch(id)
@@ -730,12 +798,89 @@ export class Store implements SnapshotLayout {
     this.reader ??= new SnapshotReader(this)
     return this.reader.read(now)
   }
+
+  // ---------------------------------------------------------------- the merge queue's entries
+
+  /** The merge queue's directory: one entry per queued task, `merge/<id>.jsonl`; reported ones under `merge/ended/`. */
+  get mergeDir(): string { return join(this.root, 'merge') }
+  mergeEntryFile(id: string): string { return join(this.mergeDir, `${checkedId(id)}.jsonl`) }
+
+  /** A directory of the merge queue's, made when missing, checked: its realpath is exactly this kitchen's, no symlink on the way. */
+  private ownMerge(...sub: string[]): string {
+    const path = join(this.mergeDir, ...sub)
+    mkdirSync(path, { recursive: true })
+    if (realpathSync.native(path) !== join(this.realRoot, 'merge', ...sub)) {
+      throw new KitchenError('KITCHEN_IO', `${path} is a symlink or leads outside the kitchen; the kitchen does not follow it. Replace it with a directory`)
+    }
+    return path
+  }
+
+  /** Creates a task's entry with its first line, exclusively: false when the task has an entry already. */
+  createMergeEntry(id: string, line: string): boolean {
+    this.ownMerge()
+    const file = this.mergeEntryFile(id)
+    this.w('merge', file)
+    return createExclusive(file, `${line}\n`)
+  }
+
+  /** Appends a line to a task's entry (which must exist; a symlink in its place is refused). */
+  appendMergeEntry(id: string, line: string): void {
+    this.ownMerge()
+    const file = this.mergeEntryFile(id)
+    this.w('merge', file)
+    const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW)
+    try {
+      writeSync(fd, `${line}\n`)
+    } finally {
+      closeSync(fd)
+    }
+  }
+
+  /** Every entry with its complete lines, bounded; a file that is not a task's regular entry file is not read. */
+  readMergeEntries(): { task: string; lines: string[] }[] {
+    let names: string[]
+    try {
+      if (!lstatSync(this.mergeDir).isDirectory()) return []
+      names = readdirSync(this.mergeDir)
+    } catch {
+      return []
+    }
+    const out: { task: string; lines: string[] }[] = []
+    for (const name of names.sort()) {
+      const task = /^(.+)\.jsonl$/.exec(name)?.[1]
+      if (!task || !isTaskId(task)) continue
+      let text: string
+      try {
+        text = readBounded(join(this.mergeDir, name), MERGE_ENTRY_BYTES)
+      } catch {
+        continue // not a regular file, or too big: not an entry the queue wrote
+      }
+      const lines = text.split('\n')
+      lines.pop() // the part after the last newline: empty, or a line still being written
+      out.push({ task, lines: lines.filter((l) => l.trim() !== '') })
+    }
+    return out
+  }
+
+  /** Sets a reported entry aside (under merge/ended/, kept), so the task can be queued again. */
+  endMergeEntry(id: string): void {
+    const dir = this.ownMerge('ended')
+    this.w('merge', this.mergeEntryFile(id))
+    try {
+      renameSync(this.mergeEntryFile(id), join(dir, `${checkedId(id)}.${uniqueTag()}.jsonl`))
+    } catch (error) {
+      if (errno(error) !== 'ENOENT') throw error
+    }
+  }
 }
+
+/** An entry holds a few steps and a test's kept lines. */
+const MERGE_ENTRY_BYTES = 512 * 1024
 
 /** A task directory without task.json younger than this is being created, not broken. */
 export const CREATING_MS = 10_000
 /** A prompt holds a brief and messages, each capped; an inbox message is capped at dispatch. */
-const MESSAGE_BYTES = MAX_MESSAGE_CHARS * 4 + 1024
+export const MESSAGE_BYTES = MAX_MESSAGE_CHARS * 4 + 1024
 const PROMPT_BYTES = 8 * 1024 * 1024
 
 function holderOf(lease: Lease | undefined): { holder?: Lease } {

@@ -21,9 +21,9 @@
 import { lstatSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import {
-  REPORT_TOOL, TASK_FORMAT, isTaskId, oneLine, parseLogLine, taskBranchProblem, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
+  MAX_KEPT_CALLS, REPORT_TOOL, TASK_FORMAT, isTaskId, oneLine, parseLogLine, taskBranchProblem, parseProject, parseRunLine, parseTask, parseTaskId, runNo,
   type BrokenTask, type KitchenSnapshot, type LogEvent, type Millis, type PendingMessage, type ProjectSpec,
-  type RunFold, type RunLine, type RunNo, type RunRecord, type TaskId, type TaskRecord, type TaskSpec,
+  type RunFold, type RunLine, type RunNo, type RunRecord, type TaskId, type TaskRecord, type TaskSpec, type ToolCallSeen,
 } from '../domain.js'
 import type { NormalizedConfig } from './config.js'
 import { normalizeKitchenConfig } from './config.js'
@@ -629,9 +629,13 @@ function apply(next: Mutable, line: RunLine | undefined): void {
       break
     case 'tool_start':
       act(line.activity.trim() === '' ? line.tool : `${line.tool}: ${oneLine(line.activity, 120)}`)
+      if (line.tool !== REPORT_TOOL) {
+        startCall(next, line.callId, line.activity.trim() === '' ? line.tool : `${line.tool}: ${oneLine(line.activity, MAX_CALL_TEXT)}`)
+      }
       break
     case 'tool_end':
       if (line.tool === REPORT_TOOL && line.report && !line.isError) next.report = { status: line.report.status, summary: keep(line.report.summary, MAX_KEPT_TEXT) }
+      else if (line.tool !== REPORT_TOOL) endCall(next, line)
       act('thinking')
       break
     case 'settled':
@@ -642,6 +646,38 @@ function apply(next: Mutable, line: RunLine | undefined): void {
       next.runnerError = keep(line.message, MAX_KEPT_ERROR)
       break
   }
+}
+
+/** Calls started and not ended that a fold remembers (a harness runs a few at once at most). */
+const MAX_OPEN_CALLS = 8
+/** The characters of a call's text and of its failure a fold keeps. */
+const MAX_CALL_TEXT = 200
+
+function startCall(next: Mutable, id: string, text: string): void {
+  next.open = [...(next.open ?? []).filter((c) => c.id !== id).slice(-(MAX_OPEN_CALLS - 1)), { id, text }]
+}
+
+/** A call ended: it joins the kept calls (the last MAX_KEPT_CALLS), with how it failed when it did. */
+function endCall(next: Mutable, line: Extract<RunLine, { type: 'tool_end' }>): void {
+  const started = next.open?.find((c) => c.id === line.callId)
+  if (started) next.open = next.open!.filter((c) => c !== started)
+  const failed = line.isError ? oneLine(failureOf(line.tail ?? ''), MAX_CALL_TEXT) : undefined
+  const call: ToolCallSeen = { text: started?.text ?? line.tool, ...(failed !== undefined ? { failed } : {}) }
+  next.calls = [...(next.calls ?? []).slice(-(MAX_KEPT_CALLS - 1)), call]
+  next.toolCalls = (next.toolCalls ?? 0) + 1
+  if (failed !== undefined) next.failedCalls = (next.failedCalls ?? 0) + 1
+}
+
+/**
+ * How a failed call ended, from its output's tail: the status lines a shell tool ends its output
+ * with (`[timed out after 60000ms]`, `[killed by signal: SIGTERM]`), all of them, else the last line.
+ */
+function failureOf(tail: string): string {
+  const lines = tail.trim().split('\n').map((l) => l.trim())
+  let i = lines.length
+  while (i > 0 && /^\[[^\]]*\]$/.test(lines[i - 1]!)) i--
+  const markers = lines.slice(i)
+  return markers.length > 0 ? markers.join('; ') : lines.at(-1) || 'it ended in an error'
 }
 
 /** A text kept by a fold, cut to `max` characters with an ellipsis. */

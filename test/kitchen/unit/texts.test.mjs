@@ -1,6 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { deriveTask, wakeText, restartText, boardText, widgetLines, closeVerdict, noticeLine } from '../../../dist/src/kitchen/derive/index.js'
+import {
+  FORMATS_TEXT, boardHeadingText, boardRestoringText, chefOnText, commandsText, namedTestProblemText, noTestCommandText, resultFacts, resultHeadline, sawText,
+  sendText, serveLineText, stopText,
+} from '../../../dist/src/kitchen/derive/index.js'
+import { COLLECTOR_TABLE } from '../../../dist/src/base/collector-table.js'
 import { rulebookText } from '../../../dist/src/kitchen/derive/index.js'
 import { record, run, config, lines } from './helpers.mjs'
 
@@ -124,4 +129,76 @@ test('close verdict: an undelivered message is refused; a closed task says so; a
   assert.equal(closeVerdict(closed, facts, false).code, 'KITCHEN_TASK_CLOSED')
   const gone = view(record({ runs: [run(1, 'done-reported.jsonl')] }))
   assert.deepEqual(closeVerdict(gone, { worktreeExists: false, dirty: false, ahead: 0, landed: 'base', onBranch: false }, false), { ok: true, deleteBranch: true })
+})
+
+// ---------------------------------------------------------------- what the kitchen saw, and says
+
+const branchFacts = (extra = {}) => ({
+  task: 'api-7', title: 'Add rate limiting to /login', branch: 'issue/api-7', baseBranch: 'main', tip: 'abc1234567', ahead: 0, commits: [],
+  landed: 'base', worktree: '/k/worktrees/api-7', worktreeExists: true, dirty: false, diffstat: '', taskDir: '/k/tasks/api-7', ...extra,
+})
+
+test('a result on a branch with no commit of its own says there is nothing to land, never that it landed', () => {
+  const v = view(record({ runs: [run(1, 'done-reported.jsonl')] }))
+  const none = resultFacts(branchFacts(), v)
+  assert.match(none, /^Branch issue\/api-7 at abc1234567: no commits: nothing to land on main\.$/m)
+  assert.doesNotMatch(none, /landed/)
+  assert.match(resultFacts(branchFacts({ tip: undefined }), v), /^Branch issue\/api-7: not in the project: no commits: nothing to land\.$/m)
+  // one commit that is on main: landed, as before
+  assert.match(resultFacts(branchFacts({ ahead: 1, landed: false }), v), /^Branch issue\/api-7 at abc1234567: 1 commit ahead of main, not landed\.$/m)
+  assert.match(resultFacts(branchFacts({ ahead: 2, landed: 'base' }), v), /: 2 commits ahead of main, landed on main\.$/m)
+})
+
+test('a result leads with what failed: the test command, and a done claim with no commit', () => {
+  const done = view(record({ runs: [run(1, 'done-reported.jsonl')] }))
+  const failed = { ok: false, command: 'make test', exitCode: 2, outcome: 'failed' }
+  assert.equal(resultHeadline({ ...branchFacts(), state: done.state }, failed), 'Not ready: the test command `make test` failed (exit 2); no commits: nothing to land.')
+  assert.equal(resultHeadline({ ...branchFacts(), state: done.state }), 'Not ready: no commits: nothing to land.')
+  assert.equal(resultHeadline({ ...branchFacts({ ahead: 1 }), state: done.state }, { ...failed, outcome: 'timed-out' }), 'Not ready: the test command `make test` timed out.')
+  assert.equal(resultHeadline({ ...branchFacts({ ahead: 1 }), state: done.state }, { ok: true, command: 'make test', exitCode: 0, outcome: 'passed' }), undefined)
+  // a question with no commit is no failure: nothing leads
+  const asks = view(record({ runs: [run(1, 'needs-decision.jsonl')] }))
+  assert.equal(resultHeadline({ ...branchFacts(), state: asks.state }), undefined)
+})
+
+test('a wake gives the kitchen\'s facts beside a done claim, and calls it done only when they agree', () => {
+  const n = view(record({ runs: [run(1, 'done-reported.jsonl')] })).notice
+  const calls = (list, extra = {}) => ({ ...n, ran: { toolCalls: list.length, failedCalls: list.filter((c) => c.failed).length, calls: list, ...extra } })
+  const seen = (extra) => ({ branch: 'issue/api-7', ...extra })
+  const claimed = calls([{ text: 'bash: sleep 100', failed: '[timed out after 60000ms]; [killed by signal: SIGTERM]' }])
+  assert.equal(noticeLine({ ...claimed, seen: seen({ commits: 'none', test: 'make test' }) }),
+    '- api-7 "Add rate limiting to /login" says it is done: token bucket in limit.go, make test passes. The kitchen saw: no commits on issue/api-7; ' +
+    'the test command `make test` not run; 1 tool call failed, the last `bash: sleep 100` ([timed out after 60000ms]; [killed by signal: SIGTERM]). Review with chef_result api-7.')
+  const good = calls([{ text: 'bash: make test -j4' }])
+  assert.match(noticeLine({ ...good, seen: seen({ commits: 'some', test: 'make test' }) }), / is done: .* The kitchen saw: new commits on issue\/api-7; the test command `make test` passed\. Review/)
+  const red = calls([{ text: 'bash: make test', failed: 'FAIL limit_test.go' }])
+  assert.match(noticeLine({ ...red, seen: seen({ commits: 'some', test: 'make test' }) }), / says it is done: .* the test command `make test` failed \(FAIL limit_test\.go\); 1 tool call failed/)
+  // more calls than a fold keeps: "not among its last N", not "not run"
+  assert.match(sawText({ ...calls([{ text: 'bash: ls' }], { toolCalls: 40 }), seen: seen({ test: 'make test' }) }).text, /the test command `make test` not among its last 1 tool calls/)
+  // no test command known: only a last call that failed casts doubt
+  assert.equal(sawText(calls([{ text: 'bash: a', failed: 'x' }, { text: 'bash: b' }])).doubt, false)
+  assert.equal(sawText(calls([{ text: 'bash: b' }, { text: 'bash: a', failed: 'x' }])).doubt, true)
+  // what a cook ran is its text: escaped in the wake
+  assert.doesNotMatch(noticeLine(calls([{ text: 'bash: \x1b]52;c;x\x07', failed: '\x1b[31mred' }])), /\x1b|\x07/)
+})
+
+test('the chef\'s answers: send, stop, the board\'s heading and live board, /chef on, and the formats when none is found', () => {
+  assert.equal(sendText('api-7', { kind: 'steered', run: 2 }), 'Sent to api-7: the cook of run 2 takes it after its current step.')
+  assert.equal(sendText('api-7', { kind: 'failed', reason: 'no\x1b[2J clone' }), 'api-7 failed to launch: no\\x1b[2J clone')
+  assert.match(stopText('api-7', { kind: 'stopping', run: 1 }, 5000), /SIGKILL follows after 5 s/)
+  assert.equal(stopText('api-7', { kind: 'not-cooking', ended: 2 }), 'api-7 is not cooking; 2 leftover processes of its runs were ended.')
+  assert.equal(boardHeadingText('/k', { kind: 'owner' }), 'Kitchen /k (owner).')
+  assert.equal(boardHeadingText('/k', { kind: 'read-only', holder: { sessionId: 's-2', pid: 42 } }), 'Kitchen /k (read-only: another session owns it). session s-2 (pid 42) holds the lease; /chef takeover takes it over.')
+  assert.equal(boardHeadingText('/k', { kind: 'read-only', reason: 'read-only file system' }), 'Kitchen /k (read-only: read-only file system).')
+  assert.equal(serveLineText('/home/p/my kitchen'), "Live board in a browser: command-scout serve --kitchen '/home/p/my kitchen'")
+  assert.match(chefOnText('/k', { kind: 'owner' }), /^Chef mode on: you own the kitchen at \/k\. Tools: chef_add_project,/)
+  assert.match(chefOnText('/k', { kind: 'read-only', holder: { sessionId: 's-2', pid: 42 } }), /read-only here: session s-2 \(pid 42\) owns it; \/chef takeover takes it over/)
+  assert.match(boardRestoringText('/k'), /coming back/)
+  // every format discovery reads, not a few of them
+  for (const row of COLLECTOR_TABLE) {
+    assert.ok(FORMATS_TEXT.includes(row.format), row.format)
+    assert.ok(commandsText({ count: 0 }).includes(row.format), row.format)
+    assert.ok(noTestCommandText('main').includes(row.format), row.format)
+  }
+  assert.match(namedTestProblemText('rm -rf ~', []), /^testCommand "rm -rf ~" names none of the project's commands; the project declares none \(none in Makefile targets, .* or Nx targets\)/)
 })

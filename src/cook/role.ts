@@ -4,7 +4,7 @@
  * each role query. Nothing is read from the kitchen directory: a file there is not where a cook's
  * rules come from.
  */
-import { isRoleRequest } from './events.js'
+import { isRoleRequest } from '../kitchen/events.js'
 
 export function answerCookRole(request: unknown, rulebook: string | undefined): void {
   if (!isRoleRequest(request) || request.role !== undefined) return

@@ -1,11 +1,11 @@
 /**
  * `dsh-command-scout/chef`, the kitchen row's entry: shares the harness's
- * `@deepseek-ai/*` first, then loads the provider (see adapter.ts for why).
+ * `@deepseek-ai/*` first, then loads the provider (see src/dsh/entries/adapter.ts for why).
  */
-import { shareHostPeers } from '../host-peers.js'
+import { shareHostPeers } from '../../dsh/host-peers.js'
 
 shareHostPeers()
-const provider = await import('../../chef/provider.js')
+const provider = await import('../provider.js')
 export const name = provider.name
 export const KitchenProvider = provider.KitchenProvider
 export default provider.default

@@ -1,8 +1,8 @@
 /** `dsh-command-scout/rulebooks/craft`, the craft rulebook's row entry (see kitchen.ts for why). */
-import { shareHostPeers } from '../host-peers.js'
+import { shareHostPeers } from '../../dsh/host-peers.js'
 
 shareHostPeers()
-const rulebook = await import('../../chef/rulebooks/craft.js')
+const rulebook = await import('../rulebooks/craft.js')
 export const name = rulebook.name
 export const inject = rulebook.inject
 export const apply = rulebook.apply
