@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DETERMINISTIC_PATCH_TEXT, makeHome } from '../e2e/harness.mjs'
+import { homeAt, makeHome } from '../e2e/harness.mjs'
 import { diskDir } from '../kitchen/support.mjs'
 import { messageText, offersTool, startFakeModel, toolResults } from '../support/fake-model.mjs'
 import { kitchenRowLayer, startWeb, writeOverlay } from './web.mjs'
@@ -90,26 +90,7 @@ export function chefScript({ onWake = () => [{ text: 'noted' }] } = {}) {
  * the system temp directory, as a user's does.
  */
 export async function makeDiskHome(prefix = 'cs-chef-disk-') {
-  const root = diskDir(prefix)
-  const tmp = mkdtempSync(join(tmpdir(), `${prefix}tmp-`))
-  const home = {
-    root,
-    home: join(root, 'home'),
-    dshHome: join(root, 'home/.dsh'),
-    xdgData: join(root, 'xdg/data'),
-    xdgCache: join(root, 'xdg/cache'),
-    xdgConfig: join(root, 'xdg/config'),
-    xdgState: join(root, 'xdg/state'),
-    tmp,
-    deterministicPatch: join(root, 'deterministic.yml'),
-    cleanup: async () => {
-      rmSync(root, { recursive: true, force: true })
-      rmSync(tmp, { recursive: true, force: true })
-    },
-  }
-  for (const dir of [home.dshHome, home.xdgData, home.xdgCache, home.xdgConfig, home.xdgState]) mkdirSync(dir, { recursive: true })
-  writeFileSync(home.deterministicPatch, DETERMINISTIC_PATCH_TEXT)
-  return home
+  return homeAt(diskDir(prefix), mkdtempSync(join(tmpdir(), `${prefix}tmp-`)))
 }
 
 /**

@@ -155,11 +155,10 @@ export function toolResults(request) {
 export const DETERMINISTIC_PATCH_TEXT = '# no auxiliary title request to the fake model\n- id: session-title-llm\n  disabled: true\n'
 
 /**
- * A temp dir with its own HOME, DSH_HOME and XDG folders (pnpm writes its store there), plus a
- * `deterministic.yml` overlay. `cleanup()` removes it all.
+ * The folders of a hermetic home under `root` (HOME, DSH_HOME, the XDG folders pnpm and dsh write,
+ * the `deterministic.yml` overlay) with `tmp` as its temp folder, made now. `cleanup()` removes both.
  */
-export async function makeHome(prefix = 'cs-e2e-') {
-  const root = await mkdtemp(join(tmpdir(), prefix))
+export async function homeAt(root, tmp) {
   const home = {
     root,
     home: join(root, 'home'),
@@ -168,15 +167,27 @@ export async function makeHome(prefix = 'cs-e2e-') {
     xdgCache: join(root, 'xdg/cache'),
     xdgConfig: join(root, 'xdg/config'),
     xdgState: join(root, 'xdg/state'),
-    // dsh keeps spill folders (dsh-spill-*, dsh-subprocess-*) and Node its compile cache in the
-    // temp folder and never removes them: each home gets its own, which cleanup() removes.
-    tmp: join(root, 'tmp'),
+    tmp,
     deterministicPatch: join(root, 'deterministic.yml'),
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    cleanup: async () => {
+      await rm(root, { recursive: true, force: true })
+      await rm(tmp, { recursive: true, force: true })
+    },
   }
   for (const dir of [home.dshHome, home.xdgData, home.xdgCache, home.xdgConfig, home.xdgState, home.tmp]) await mkdir(dir, { recursive: true })
   await writeFile(home.deterministicPatch, DETERMINISTIC_PATCH_TEXT)
   return home
+}
+
+/**
+ * A temp dir with its own HOME, DSH_HOME and XDG folders (pnpm writes its store there), plus a
+ * `deterministic.yml` overlay. dsh keeps spill folders (dsh-spill-*, dsh-subprocess-*) and Node its
+ * compile cache in the temp folder and never removes them: each home gets its own, which cleanup()
+ * removes. `cleanup()` removes it all.
+ */
+export async function makeHome(prefix = 'cs-e2e-') {
+  const root = await mkdtemp(join(tmpdir(), prefix))
+  return homeAt(root, join(root, 'tmp'))
 }
 
 /**
