@@ -16,7 +16,10 @@
  * O_NOFOLLOW) and renames it into place. A folder is kept within a count and a size (`pruneFolder`,
  * oldest first).
  */
-import { closeSync, constants, chmodSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs'
+import {
+  closeSync, constants, chmodSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync,
+  type Stats,
+} from 'node:fs'
 import { homedir, userInfo } from 'node:os'
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path'
 
@@ -205,7 +208,13 @@ function tempName(file: string): string {
  * temporary file made with O_EXCL and O_NOFOLLOW, mode 0600, renamed over `file`; then the folder
  * is kept within `bound`. Never throws; false when nothing was written.
  */
-export function writePrivate(dir: string, name: string, parts: ReadonlyArray<string | Uint8Array>, bound?: FolderBound, env: NodeJS.ProcessEnv = process.env): boolean {
+export function writePrivate(
+  dir: string,
+  name: string,
+  parts: ReadonlyArray<string | Uint8Array>,
+  bound?: FolderBound,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   if (privateDir(dir, env) !== resolve(dir)) return false
   const file = join(dir, name)
   const tmp = tempName(file)

@@ -455,7 +455,11 @@ export function contain(options: ContainOptions = {}): Containment {
 }
 
 /** `spawn` in a containment: the argv wrapped, the marker in the environment, detached, the leader recorded. */
-export function spawnContained(file: string, args: readonly string[], options: SpawnOptions & ContainOptions = {}): { child: ChildProcess; containment: Containment } {
+export function spawnContained(
+  file: string,
+  args: readonly string[],
+  options: SpawnOptions & ContainOptions = {},
+): { child: ChildProcess; containment: Containment } {
   const { kind, watchdog, ...spawnOptions } = options
   const containment = contain({ ...(kind ? { kind } : {}), ...(watchdog === false ? { watchdog } : {}) })
   const [f, a] = containment.wrap(file, args)

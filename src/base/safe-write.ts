@@ -44,10 +44,20 @@ export function writeFileSafely(target: string, text: string): SafeWriteResult {
   let fd: number
   try {
     // O_CREAT | O_EXCL (and O_NOFOLLOW): not even a link planted at the temporary name is followed.
-    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), existing?.isFile() ? existing.mode & 0o777 : 0o666)
+    fd = openSync(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0),
+      existing?.isFile() ? existing.mode & 0o777 : 0o666,
+    )
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    throw new SafeWriteError(code === 'ENOENT' ? `can't write ${target}: the directory ${dir} does not exist` : code === 'EACCES' || code === 'EPERM' ? `can't write ${target}: permission denied in ${dir}` : `can't write ${target}: ${(error as Error).message}`)
+    throw new SafeWriteError(
+      code === 'ENOENT'
+        ? `can't write ${target}: the directory ${dir} does not exist`
+        : code === 'EACCES' || code === 'EPERM'
+          ? `can't write ${target}: permission denied in ${dir}`
+          : `can't write ${target}: ${(error as Error).message}`,
+    )
   }
   try {
     try {

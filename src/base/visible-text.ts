@@ -23,7 +23,9 @@ export function visible(text: string): string {
 
 /** The text as one line: newlines and tabs escaped too (for a value that sits inside a line). */
 export function visibleLine(text: string): string {
-  return UNSAFE_ONE_LINE.test(text) ? ((UNSAFE_ONE_LINE.lastIndex = 0), text.replace(UNSAFE_ONE_LINE, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : escapeChar(c)))) : text
+  return UNSAFE_ONE_LINE.test(text)
+    ? ((UNSAFE_ONE_LINE.lastIndex = 0), text.replace(UNSAFE_ONE_LINE, (c) => (c === '\n' ? '\\n' : c === '\t' ? '\\t' : c === '\r' ? '\\r' : escapeChar(c))))
+    : text
 }
 
 /** One line, at most `max` characters (an ellipsis marks the cut), escaped: a claim shown where a line of ours stands. */

@@ -104,7 +104,11 @@ export function resolveOp(op: unknown, tasks: readonly DispatchTask[]): Resolved
 }
 
 /** The dispatcher tool's description: how to call it, then tasks per runner within PROMPT_TASK_CHARS. */
-export function dispatcherDescription(tasks: readonly DispatchTask[], asksApproval: (recipe: Recipe) => boolean = () => false, missingRunners: ReadonlySet<string> = new Set()): string {
+export function dispatcherDescription(
+  tasks: readonly DispatchTask[],
+  asksApproval: (recipe: Recipe) => boolean = () => false,
+  missingRunners: ReadonlySet<string> = new Set(),
+): string {
   const lines = [
     'Run a task this project declares (make, package.json scripts, just, deno, cargo, task) in its directory; returns exit code and output.',
     '`op` is the task, then its arguments as words, split as a shell splits them (no ;, |, &&, > or $(...)): "test", "build --release", "web/test --watch". Qualify a name two runners share as `<runner>:<task>`. An unknown op answers with every task.',

@@ -205,7 +205,10 @@ export async function runCommand(command: string, options: RunOptions = {}): Pro
     // Every process of the run got SIGKILL; what still holds a pipe is not ours to wait for.
     child.stdout?.destroy()
     child.stderr?.destroy()
-    const exit = await Promise.race([exited, new Promise<{ code: null; signal: null }>((r) => setTimeout(() => r({ code: null, signal: null }), PIPE_LINGER_MS).unref())])
+    const exit = await Promise.race([
+      exited,
+      new Promise<{ code: null; signal: null }>((r) => setTimeout(() => r({ code: null, signal: null }), PIPE_LINGER_MS).unref()),
+    ])
     exitCode = exit.code
     void child.catch(() => {})
   } else {

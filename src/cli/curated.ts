@@ -29,7 +29,10 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options']
 
-type Values = { 'no-shipped'?: boolean; dir?: string[]; format?: string; platform?: string; param?: string[]; category?: string; tag?: string[]; risk?: string[]; help?: boolean }
+type Values = {
+  'no-shipped'?: boolean; dir?: string[]; format?: string; platform?: string; param?: string[]
+  category?: string; tag?: string[]; risk?: string[]; help?: boolean
+}
 
 const ALLOWED: Record<string, (keyof Values)[]> = {
   list: ['dir', 'no-shipped', 'format', 'category', 'tag', 'risk', 'help'],
@@ -112,7 +115,12 @@ function list(values: Values, words: string[], dirs: string[], io: CliIo): numbe
   if (values.category && !(CATEGORIES as readonly string[]).includes(values.category)) throw new Usage(`--category must be one of ${CATEGORIES.join(', ')}`)
   for (const r of values.risk ?? []) if (!(RISKS as readonly string[]).includes(r)) throw new Usage(`--risk must be one of ${RISKS.join(', ')}`)
   const library = load(dirs, io, values)
-  const found = searchLibrary(library, { text: words.join(' '), ...(values.category ? { category: values.category } : {}), ...(values.tag ? { tags: values.tag } : {}), ...(values.risk ? { risk: values.risk } : {}) })
+  const found = searchLibrary(library, {
+    text: words.join(' '),
+    ...(values.category ? { category: values.category } : {}),
+    ...(values.tag ? { tags: values.tag } : {}),
+    ...(values.risk ? { risk: values.risk } : {}),
+  })
   if (fmt === 'json') {
     io.stdout(JSON.stringify({ version: 1, recipes: found.map(summary), issues: library.issues }, null, 2) + '\n')
     return EXIT.OK
@@ -126,7 +134,10 @@ function list(values: Values, words: string[], dirs: string[], io: CliIo): numbe
 }
 
 function summary(r: CuratedRecipe) {
-  return { id: r.id, version: r.version, title: r.title, category: r.category, tags: r.tags, risk: r.risk, requires_confirmation: r.requires_confirmation || r.risk === 'destructive', platforms: supportedPlatforms(r), file: r.file }
+  return {
+    id: r.id, version: r.version, title: r.title, category: r.category, tags: r.tags, risk: r.risk,
+    requires_confirmation: r.requires_confirmation || r.risk === 'destructive', platforms: supportedPlatforms(r), file: r.file,
+  }
 }
 
 function show(values: Values, positionals: string[], dirs: string[], io: CliIo): number {

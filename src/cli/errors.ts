@@ -22,7 +22,10 @@ const SYSTEM_REASONS: Record<string, string> = {
   EMFILE: 'too many open files',
 }
 
-const SYSCALL_VERBS: Record<string, string> = { open: 'open', read: 'read', write: 'write', mkdir: 'create', scandir: 'read the directory', stat: 'read', lstat: 'read', rename: 'rename', unlink: 'remove', spawn: 'start' }
+const SYSCALL_VERBS: Record<string, string> = {
+  open: 'open', read: 'read', write: 'write', mkdir: 'create', scandir: 'read the directory', stat: 'read', lstat: 'read', rename: 'rename',
+  unlink: 'remove', spawn: 'start',
+}
 
 export interface Outcome {
   text: string

@@ -81,7 +81,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   try {
     ;({ values } = parseArgs({
       args: taken.rest, strict: true, allowPositionals: false,
-      options: { host: { type: 'string' }, port: { type: 'string' }, root: { type: 'string', short: 'r' }, dir: { type: 'string', multiple: true }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        host: { type: 'string' }, port: { type: 'string' }, root: { type: 'string', short: 'r' }, dir: { type: 'string', multiple: true },
+        help: { type: 'boolean', short: 'h' },
+      },
     }))
   } catch (error) {
     io.stderr(`command-scout serve: ${visibleLine((error as Error).message)}\nTry 'command-scout serve --help'.\n`)
@@ -108,7 +111,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     running = await startServer({ host, port, version, recipeDirs: dirs, ...(root ? { root } : {}), ...(kitchen ? { kitchen } : {}) })
   } catch (error) {
     const e = error as NodeJS.ErrnoException
-    const why = e.code === 'EADDRINUSE' ? `port ${port} is in use; pick another with --port, or --port 0 for a free one` : e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND' ? `cannot listen on ${visibleLine(values.host ?? '')}: no such interface here` : visibleLine(e.message)
+    const why = e.code === 'EADDRINUSE'
+      ? `port ${port} is in use; pick another with --port, or --port 0 for a free one`
+      : e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND'
+        ? `cannot listen on ${visibleLine(values.host ?? '')}: no such interface here`
+        : visibleLine(e.message)
     io.stderr(`command-scout serve: ${why}\n`)
     return 1
   }

@@ -34,7 +34,10 @@ export async function skillsCommand(argv: string[], io: CliIo): Promise<number> 
   try {
     ;({ values } = parseArgs({
       args: argv, strict: true, allowPositionals: false,
-      options: { out: { type: 'string', short: 'o' }, root: { type: 'string', short: 'r' }, dir: { type: 'string', multiple: true }, 'no-shipped': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        out: { type: 'string', short: 'o' }, root: { type: 'string', short: 'r' }, dir: { type: 'string', multiple: true }, 'no-shipped': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }))
     if (values.help) return io.stdout(SKILLS_HELP), 0
     if (!values.out) throw new Error('--out DIR is required: where to write the skills')

@@ -17,10 +17,21 @@ const WRITE_COMMANDS = new Set([
   'del', 'erase', 'rd', 'ssh-keygen', 'ssh-add', 'brew', 'apt', 'apt-get',
 ])
 /** git subcommands that only read. Everything else (and `branch`/`tag`/`stash` with a name or flag below) writes. */
-const GIT_READ = new Set(['status', 'log', 'show', 'diff', 'rev-parse', 'ls-files', 'ls-remote', 'ls-tree', 'describe', 'shortlog', 'blame', 'reflog', 'cat-file', 'grep', 'remote', 'config', 'count-objects', 'for-each-ref', 'show-ref', 'merge-base', 'name-rev', 'check-ignore', 'version', 'help', 'worktree', 'var', 'cherry', 'whatchanged', 'fsck', 'verify-commit', 'verify-tag'])
+const GIT_READ = new Set([
+  'status', 'log', 'show', 'diff', 'rev-parse', 'ls-files', 'ls-remote', 'ls-tree', 'describe', 'shortlog', 'blame', 'reflog', 'cat-file', 'grep',
+  'remote', 'config', 'count-objects', 'for-each-ref', 'show-ref', 'merge-base', 'name-rev', 'check-ignore', 'version', 'help', 'worktree', 'var',
+  'cherry', 'whatchanged', 'fsck', 'verify-commit', 'verify-tag',
+])
 const GIT_LISTING = new Set(['branch', 'tag', 'stash'])
-const GIT_LISTING_READ_FLAGS = new Set(['-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-l', '--list', '--show-current', '--contains', '--merged', '--no-merged', '--sort', '--points-at', '-n', '--format', '--column', '--no-column', 'list', 'show'])
-const GIT_READ_SUBSUB: Record<string, Set<string>> = { remote: new Set(['-v', 'show', 'get-url']), worktree: new Set(['list']), config: new Set(['--get', '--list', '-l', '--get-all', '--show-origin']) }
+const GIT_LISTING_READ_FLAGS = new Set([
+  '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '-l', '--list', '--show-current', '--contains', '--merged', '--no-merged', '--sort',
+  '--points-at', '-n', '--format', '--column', '--no-column', 'list', 'show',
+])
+const GIT_READ_SUBSUB: Record<string, Set<string>> = {
+  remote: new Set(['-v', 'show', 'get-url']),
+  worktree: new Set(['list']),
+  config: new Set(['--get', '--list', '-l', '--get-all', '--show-origin']),
+}
 /** docker (and podman) subcommand paths that only read. */
 const DOCKER_READ = new Set([
   'ps', 'images', 'inspect', 'logs', 'version', 'info', 'stats', 'top', 'port', 'diff', 'history', 'events', 'search',
@@ -29,7 +40,10 @@ const DOCKER_READ = new Set([
   'compose ps', 'compose logs', 'compose config', 'compose ls', 'compose images', 'compose top', 'compose version', 'context ls', 'context show',
   'context inspect', 'buildx ls', 'buildx version', 'manifest inspect', 'builder ls',
 ])
-const PACKAGE_MANAGER_WRITE = new Set(['install', 'i', 'ci', 'uninstall', 'remove', 'rm', 'un', 'add', 'update', 'up', 'upgrade', 'publish', 'unpublish', 'link', 'unlink', 'prune', 'dedupe', 'version', 'init', 'import', 'rebuild'])
+const PACKAGE_MANAGER_WRITE = new Set([
+  'install', 'i', 'ci', 'uninstall', 'remove', 'rm', 'un', 'add', 'update', 'up', 'upgrade', 'publish', 'unpublish', 'link', 'unlink', 'prune',
+  'dedupe', 'version', 'init', 'import', 'rebuild',
+])
 const SQL_WRITE = /\b(drop|delete\s+from|truncate|insert\s+into|update\s+\w+\s+set|alter|create|grant|revoke|vacuum)\b/i
 const SQL_DESTRUCTIVE = /\b(drop\s+(table|database|schema)|truncate|delete\s+from)\b/i
 const PREFIXES = new Set(['sudo', 'env', 'command', 'time', 'nohup', 'nice', 'exec'])
@@ -107,7 +121,10 @@ function writeReason(words: string[]): string | undefined {
       if (allowed && after.length > 0 && !after.some((a) => allowed.has(a))) return `\`git ${sub} ${after.join(' ')}\` changes the repository's settings`
       return undefined
     }
-    if (GIT_LISTING.has(sub) && !(sub === 'stash' && after.length === 0) && after.every((a) => GIT_LISTING_READ_FLAGS.has(a) || (a.startsWith('--format') || a.startsWith('--sort')))) return undefined
+    if (GIT_LISTING.has(sub) && !(sub === 'stash' && after.length === 0)
+      && after.every((a) => GIT_LISTING_READ_FLAGS.has(a) || (a.startsWith('--format') || a.startsWith('--sort')))) {
+      return undefined
+    }
     // With --list, the other words of `git branch`/`git tag` are patterns to match, not names to create.
     if ((sub === 'branch' || sub === 'tag') && after.some((a) => a === '--list' || a === '-l') && !after.some((a) => /^-[dDmMcCf]$|^--(delete|move|copy|force)$/.test(a))) return undefined
     if (sub === 'clean' && after.some((a) => a === '--dry-run' || /^-[a-zA-Z]*n/.test(a))) return undefined
@@ -150,7 +167,9 @@ function destructiveReason(words: string[]): string | undefined {
   if (cmd === 'git') {
     const sub = positionals(args)[0]
     if (sub === 'reset' && args.includes('--hard')) return '`git reset --hard` discards uncommitted changes'
-    if (sub === 'clean' && args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === '--force') && !args.some((a) => a === '--dry-run' || /^-[a-zA-Z]*n/.test(a))) return '`git clean -f` deletes untracked files'
+    if (sub === 'clean' && args.some((a) => /^-[a-zA-Z]*f/.test(a) || a === '--force') && !args.some((a) => a === '--dry-run' || /^-[a-zA-Z]*n/.test(a))) {
+      return '`git clean -f` deletes untracked files'
+    }
     if (sub === 'push' && args.some((a) => a === '-f' || a.startsWith('--force') || /^\+/.test(a))) return '`git push --force` overwrites remote history'
     if (sub === 'branch' && args.some((a) => a === '-D' || (a === '--delete' && args.includes('--force')))) return '`git branch -D` deletes an unmerged branch'
     if (sub === 'stash' && args.some((a) => a === 'drop' || a === 'clear')) return '`git stash drop/clear` deletes stashed changes'

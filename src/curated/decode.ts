@@ -14,7 +14,10 @@ export type Path = readonly (string | number)[]
 /** `offset`: a character offset inside a single-line plain scalar value (to point at a placeholder). */
 export type Report = (code: RuleCode, path: Path, message: string, options?: { at?: 'key' | 'value'; severity?: 'error' | 'warning'; offset?: number }) => void
 
-const TOP_FIELDS = ['id', 'version', 'title', 'description', 'category', 'tags', 'risk', 'requires_confirmation', 'parameters', 'platforms', 'verification', 'undo', 'pitfalls', 'related'] as const
+const TOP_FIELDS = [
+  'id', 'version', 'title', 'description', 'category', 'tags', 'risk', 'requires_confirmation', 'parameters', 'platforms', 'verification', 'undo',
+  'pitfalls', 'related',
+] as const
 const REQUIRED_TOP = ['id', 'version', 'title', 'description', 'category', 'tags', 'risk', 'requires_confirmation', 'platforms', 'verification', 'undo'] as const
 const PARAM_FIELDS = ['name', 'type', 'description', 'default', 'values', 'pattern', 'pattern_description']
 const STEP_FIELDS = ['run', 'purpose', 'risk']

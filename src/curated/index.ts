@@ -4,7 +4,10 @@
  */
 export { loadLibrary, SHIPPED_RECIPES_DIR } from './load.js'
 export { validateLibrary, type ValidateOptions } from './validate.js'
-export { renderRecipe, RecipeRenderError, currentPlatform, stepsFor, supportedPlatforms, type RenderedRecipe, type RenderedCommand, type RenderOptions, type RenderErrorCode } from './render.js'
+export {
+  renderRecipe, RecipeRenderError, currentPlatform, stepsFor, supportedPlatforms,
+  type RenderedRecipe, type RenderedCommand, type RenderOptions, type RenderErrorCode,
+} from './render.js'
 export { searchLibrary, type SearchQuery } from './search.js'
 export { runRendered, renderRunText, type RecipeRunValue, type StepOutcome, type CheckOutcome, type RunCommandLine } from './run.js'
 export { formatIssue, formatIssues } from './format.js'

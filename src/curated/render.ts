@@ -106,7 +106,11 @@ export function resolveParams(recipe: CuratedRecipe, given: Record<string, Param
 }
 
 /** The checked values, quoted for the platform's shell and as plain text for people. */
-function resolveValues(recipe: CuratedRecipe, given: Record<string, ParamValue>, platform: Platform): { quoted: Record<string, string>; plain: Record<string, string> } {
+function resolveValues(
+  recipe: CuratedRecipe,
+  given: Record<string, ParamValue>,
+  platform: Platform,
+): { quoted: Record<string, string>; plain: Record<string, string> } {
   const declared = new Map(recipe.parameters.map((p) => [p.name, p]))
   for (const name of Object.keys(given)) {
     if (!declared.has(name)) {

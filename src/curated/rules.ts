@@ -13,8 +13,14 @@ const TAG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const PARAM_NAME = /^[a-z][a-z0-9_]*$/
 const ID = /^[a-z]+\.[a-z0-9]+(?:_[a-z0-9]+)*$/
 /** Words ending in -ing/-ed/-s that are still imperative verbs. */
-const IMPERATIVE_EXCEPTIONS = new Set(['bring', 'ping', 'ring', 'string', 'swing', 'sing', 'sling', 'spring', 'sting', 'wring', 'cling', 'fling', 'embed', 'shred', 'shed', 'feed', 'seed', 'need', 'speed', 'proceed', 'exceed', 'succeed', 'alias', 'focus', 'bias', 'access', 'bypass', 'compress', 'press', 'pass', 'process', 'address', 'express', 'discuss', 'dismiss', 'miss', 'toss', 'gas'])
-const NOT_VERBS = new Set(['a', 'an', 'the', 'how', 'why', 'what', 'when', 'where', 'which', 'this', 'that', 'these', 'those', 'your', 'my', 'our', 'its', 'it', 'i', 'we', 'you'])
+const IMPERATIVE_EXCEPTIONS = new Set([
+  'bring', 'ping', 'ring', 'string', 'swing', 'sing', 'sling', 'spring', 'sting', 'wring', 'cling', 'fling',
+  'embed', 'shred', 'shed', 'feed', 'seed', 'need', 'speed', 'proceed', 'exceed', 'succeed',
+  'alias', 'focus', 'bias', 'access', 'bypass', 'compress', 'press', 'pass', 'process', 'address', 'express', 'discuss', 'dismiss', 'miss', 'toss', 'gas',
+])
+const NOT_VERBS = new Set([
+  'a', 'an', 'the', 'how', 'why', 'what', 'when', 'where', 'which', 'this', 'that', 'these', 'those', 'your', 'my', 'our', 'its', 'it', 'i', 'we', 'you',
+])
 
 /** Why a title is not an imperative phrase, or undefined when it reads as one. */
 export function notImperative(title: string): string | undefined {

@@ -49,14 +49,19 @@ export async function runRendered(rendered: RenderedRecipe, meta: { title: strin
       continue
     }
     const r = await run(step.command)
-    steps.push({ command: step.command, purpose: step.purpose, risk: step.risk, ok: r.ok, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, killed: r.killed, timedOut: r.timedOut, durationMs: r.durationMs })
+    steps.push({
+      command: step.command, purpose: step.purpose, risk: step.risk, ok: r.ok, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr,
+      killed: r.killed, timedOut: r.timedOut, durationMs: r.durationMs,
+    })
   }
   const stepsOk = steps.every((s) => s.ok) && skipped.length === 0
   const verification: CheckOutcome[] = []
   if (stepsOk) {
     for (const check of rendered.verification) {
       const r = await run(check.command)
-      verification.push({ command: check.command, expect: check.expect, ok: r.ok, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, durationMs: r.durationMs })
+      verification.push({
+        command: check.command, expect: check.expect, ok: r.ok, exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr, durationMs: r.durationMs,
+      })
     }
   }
   return {

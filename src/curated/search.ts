@@ -26,7 +26,10 @@ export interface SearchQuery {
   risk?: Risk | Risk[] | string | string[]
 }
 
-const STOP_WORDS = new Set(['a', 'an', 'the', 'to', 'of', 'in', 'on', 'for', 'and', 'or', 'my', 'i', 'how', 'do', 'is', 'it', 'with', 'from', 'what', 'which', 'can', 'me', 'all', 'that', 'this', 'be', 'by', 'at', 'get'])
+const STOP_WORDS = new Set([
+  'a', 'an', 'the', 'to', 'of', 'in', 'on', 'for', 'and', 'or', 'my', 'i', 'how', 'do', 'is', 'it', 'with', 'from', 'what', 'which', 'can', 'me',
+  'all', 'that', 'this', 'be', 'by', 'at', 'get',
+])
 const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)
 
 /**

@@ -19,7 +19,13 @@ export function recipeSummary(r: CuratedRecipe): RecipeSummary {
     id: r.id, title: r.title, category: r.category, risk: r.risk, tags: [...r.tags],
     requires_confirmation: r.requires_confirmation || r.risk === 'destructive',
     platforms: supportedPlatforms(r),
-    parameters: r.parameters.map((p) => ({ name: p.name, type: p.type, required: p.default === undefined, description: p.description, ...(p.values ? { values: [...p.values] } : {}) })),
+    parameters: r.parameters.map((p) => ({
+      name: p.name,
+      type: p.type,
+      required: p.default === undefined,
+      description: p.description,
+      ...(p.values ? { values: [...p.values] } : {}),
+    })),
   }
 }
 

@@ -44,7 +44,9 @@ type NextResolve = (specifier: string, context?: ResolveContext) => Resolved
 export function shareHostPeers(): boolean {
   if (installed) return true
   const host = hostAnchor()
-  const registerHooks = (module as unknown as { registerHooks?: (hooks: { resolve: (s: string, c: ResolveContext, n: NextResolve) => Resolved }) => unknown }).registerHooks
+  const registerHooks = (module as unknown as {
+    registerHooks?: (hooks: { resolve: (s: string, c: ResolveContext, n: NextResolve) => Resolved }) => unknown
+  }).registerHooks
   // registerHooks: Node >= 22.15, which dsh (>= 22.19) always has.
   if (!host || typeof registerHooks !== 'function' || ownFile(host)) return false
   registerHooks({

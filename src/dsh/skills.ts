@@ -22,7 +22,14 @@ interface SkillRegistry {
 export function apply(ctx: Context): void {
   const skills = (ctx as unknown as { skills: SkillRegistry }).skills
   for (const skill of recipeSkills(loadLibrary([SHIPPED_RECIPES_DIR]))) {
-    ctx.effect(() => skills.register({ name: skill.name, description: skill.description, whenToUse: skill.whenToUse, content: skill.body, source: 'bundled', provider: 'command-scout' }), `skill ${skill.name}`)
+    ctx.effect(() => skills.register({
+      name: skill.name,
+      description: skill.description,
+      whenToUse: skill.whenToUse,
+      content: skill.body,
+      source: 'bundled',
+      provider: 'command-scout',
+    }), `skill ${skill.name}`)
   }
 }
 

@@ -135,7 +135,10 @@ function offeredCommands(ctx: PromptContext, judge = false): Offered[] {
   const missing = missingRunnersOf(recipes)
   for (const tool of ctx.plan) {
     if (tool.kind === 'recipe') {
-      out.push({ recipe: tool.recipe, kind: commandKind(tool.recipe), call: `tool ${tool.name}`, short: tool.name, asks: tool.risk !== undefined, runnerMissing: missing.has(tool.recipe.runner) })
+      out.push({
+        recipe: tool.recipe, kind: commandKind(tool.recipe), call: `tool ${tool.name}`, short: tool.name,
+        asks: tool.risk !== undefined, runnerMissing: missing.has(tool.recipe.runner),
+      })
       continue
     }
     const tasks = dispatchTasks(tool.book)
@@ -486,7 +489,12 @@ function recipesPrompt(ctx: PromptContext, prompt: Prompt, category: Category, g
 // Completions of prompt arguments.
 
 /** Values for a prompt's argument that start with what was typed (at most 100, as MCP allows). */
-export function completePromptArgument(ctx: PromptContext, name: string, argument: string, value: string): { values: string[]; total: number; hasMore: boolean } {
+export function completePromptArgument(
+  ctx: PromptContext,
+  name: string,
+  argument: string,
+  value: string,
+): { values: string[]; total: number; hasMore: boolean } {
   const names = listPrompts(ctx).map((p) => p.name)
   if (!names.includes(name)) throw new PromptError(`Unknown prompt ${JSON.stringify(name)}; the prompts are ${names.join(', ')}`, INVALID_PARAMS, { prompts: names })
   let values: string[] = []

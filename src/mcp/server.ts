@@ -304,7 +304,9 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
     extra.signal.addEventListener('abort', onAbort, { once: true })
     running.add(controller)
     const progress = progressReporter(extra)
-    const pending = runCommand(command, { cwd, timeoutMs: config.execution.timeoutMs, signal: controller.signal, onStdout: progress.onOutput, onStderr: progress.onOutput })
+    const pending = runCommand(command, {
+      cwd, timeoutMs: config.execution.timeoutMs, signal: controller.signal, onStdout: progress.onOutput, onStderr: progress.onOutput,
+    })
     inflight.add(pending)
     try {
       return await pending
@@ -357,7 +359,9 @@ export async function createMcpServer(options: McpServerOptions): Promise<Comman
     const listed = [...curatedTools(platform, options.allowRecipeRun === true), ...plan.map(commandTool)].find((t) => t.name === name)
     const invalid = listed ? argumentProblem(listed, args) : undefined
     if (invalid) return textResult(invalid, true)
-    if (Object.values(CURATED_TOOL_NAMES).includes(name as never) && (name !== CURATED_TOOL_NAMES.run || options.allowRecipeRun)) return callCurated(name, args, extra)
+    if (Object.values(CURATED_TOOL_NAMES).includes(name as never) && (name !== CURATED_TOOL_NAMES.run || options.allowRecipeRun)) {
+      return callCurated(name, args, extra)
+    }
     const tool = plan.find((t) => t.name === name)
     if (!tool) {
       const hint = name === CURATED_TOOL_NAMES.run ? ' (recipe runs are off: start the server with --allow-recipe-run)' : '; the tool list may have changed, list the tools again'

@@ -105,7 +105,9 @@ export class LineTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(value)
     if (!parsed.success) {
-      const id = typeof (value as { id?: unknown })?.id === 'string' || typeof (value as { id?: unknown })?.id === 'number' ? (value as { id: string | number }).id : null
+      const id = typeof (value as { id?: unknown })?.id === 'string' || typeof (value as { id?: unknown })?.id === 'number'
+        ? (value as { id: string | number }).id
+        : null
       void this.#reject(id, INVALID_REQUEST, 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response')
       return
     }

@@ -11,7 +11,9 @@ const paramValue = { type: ['string', 'number', 'boolean'] } as const
 const risk = { type: 'string', enum: [...RISKS] } as const
 const platform = { type: 'string', enum: [...PLATFORMS] } as const
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
-const strict = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({ type: 'object', additionalProperties: false, properties, required })
+const strict = (properties: Record<string, unknown>, required: string[] = Object.keys(properties)) => ({
+  type: 'object', additionalProperties: false, properties, required,
+})
 
 const step = strict({ run: str, purpose: str, risk }, ['run', 'purpose'])
 
@@ -20,14 +22,33 @@ export const SCHEMAS = {
   RecipeSummary: strict({
     id: str, title: str, category: { type: 'string', enum: [...CATEGORIES] }, risk, tags: strings, requires_confirmation: { type: 'boolean' },
     platforms: { type: 'array', items: platform },
-    parameters: { type: 'array', items: strict({ name: str, type: { type: 'string', enum: [...PARAM_TYPES] }, required: { type: 'boolean' }, description: str, values: strings }, ['name', 'type', 'required', 'description']) },
+    parameters: {
+      type: 'array',
+      items: strict(
+        { name: str, type: { type: 'string', enum: [...PARAM_TYPES] }, required: { type: 'boolean' }, description: str, values: strings },
+        ['name', 'type', 'required', 'description'],
+      ),
+    },
   }),
   SearchAnswer: strict({ total: { type: 'integer', minimum: 0 }, invalidFiles: { type: 'integer', minimum: 0 }, recipes: { type: 'array', items: ref('RecipeSummary') } }),
   Recipe: strict({
     id: str, version: { type: 'integer', minimum: 1 }, title: str, description: str, category: { type: 'string', enum: [...CATEGORIES] }, tags: strings, risk,
     requires_confirmation: { type: 'boolean' },
-    parameters: { type: 'array', items: strict({ name: str, type: { type: 'string', enum: [...PARAM_TYPES] }, description: str, default: paramValue, values: strings, pattern: str, pattern_description: str }, ['name', 'type', 'description']) },
-    platforms: { type: 'object', additionalProperties: false, properties: Object.fromEntries(PLATFORMS.map((p) => [p, strict({ steps: { type: 'array', items: step }, same_as: platform }, [])])) },
+    parameters: {
+      type: 'array',
+      items: strict(
+        {
+          name: str, type: { type: 'string', enum: [...PARAM_TYPES] }, description: str, default: paramValue, values: strings,
+          pattern: str, pattern_description: str,
+        },
+        ['name', 'type', 'description'],
+      ),
+    },
+    platforms: {
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(PLATFORMS.map((p) => [p, strict({ steps: { type: 'array', items: step }, same_as: platform }, [])])),
+    },
     verification: { type: 'array', items: strict({ run: str, expect: str }) },
     undo: strict({ possible: { type: 'boolean' }, steps: { type: 'array', items: step }, note: str }, ['possible']),
     pitfalls: strings, related: strings, supported_platforms: { type: 'array', items: platform },
@@ -41,8 +62,17 @@ export const SCHEMAS = {
   }),
   ScanReport: strict({
     root: str,
-    recipes: { type: 'array', items: strict({ id: str, tool: str, source: str, name: str, command: str, cwd: str, description: str, file: str, line: { type: ['integer', 'null'] }, prerequisites: strings, variables: strings }) },
-    diagnostics: { type: 'array', items: strict({ source: str, file: str, line: { type: ['integer', 'null'] }, message: str, severity: { type: 'string', enum: ['error', 'warning'] } }) },
+    recipes: {
+      type: 'array',
+      items: strict({
+        id: str, tool: str, source: str, name: str, command: str, cwd: str, description: str, file: str, line: { type: ['integer', 'null'] },
+        prerequisites: strings, variables: strings,
+      }),
+    },
+    diagnostics: {
+      type: 'array',
+      items: strict({ source: str, file: str, line: { type: ['integer', 'null'] }, message: str, severity: { type: 'string', enum: ['error', 'warning'] } }),
+    },
     detectedFiles: strings,
   }),
 }
@@ -54,7 +84,7 @@ const count = { type: 'integer', minimum: 0 } as const
 const nullable = (schema: object) => ({ oneOf: [schema, { type: 'null' }] })
 const BOARD_STATES = ['waiting', 'cooking', 'needs_decision', 'done', 'failed', 'closed']
 const ENTRY_KINDS = ['start', 'prompt', 'message', 'assistant', 'tool', 'output', 'error', 'report', 'end', 'cut']
-const LOG_TYPES = ['prompt', 'launch', 'fetched', 'stop', 'hold', 'notified', 'launch_failed', 'closed']
+const LOG_TYPES = ['prompt', 'launch', 'fetched', 'stop', 'hold', 'notified', 'launch_failed', 'closed', 'verified']
 
 export const KITCHEN_SCHEMAS = {
   KitchenEntry: strict({ at: nullable(int), kind: { type: 'string', enum: ENTRY_KINDS }, text: str }),
@@ -194,7 +224,10 @@ export function openApiDocument(version: string, options: { kitchen?: boolean } 
         },
       },
       '/api/v1/commands': {
-        get: { summary: "The repository's commands (only when the server was started with --root)", responses: { 200: answer('The scan, as `command-scout scan --format json`', ref('ScanReport')), ...errors(403, 404, 405, 414, 421) } },
+        get: {
+          summary: "The repository's commands (only when the server was started with --root)",
+          responses: { 200: answer('The scan, as `command-scout scan --format json`', ref('ScanReport')), ...errors(403, 404, 405, 414, 421) },
+        },
       },
       ...(options.kitchen ? KITCHEN_PATHS : {}),
     },

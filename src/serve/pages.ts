@@ -49,7 +49,11 @@ export function indexPage(library: Library, query: URLSearchParams, hasCommands 
   const q = query.get('q') ?? ''
   const category = (CATEGORIES as readonly string[]).includes(query.get('category') ?? '') ? query.get('category')! : ''
   const risk = (RISKS as readonly string[]).includes(query.get('risk') ?? '') ? query.get('risk')! : ''
-  const answer = searchAnswer(library, { ...(q ? { query: q } : {}), ...(category ? { category } : {}), ...(risk ? { risk: [risk] } : {}) }, library.recipes.length || 1)
+  const answer = searchAnswer(
+    library,
+    { ...(q ? { query: q } : {}), ...(category ? { category } : {}), ...(risk ? { risk: [risk] } : {}) },
+    library.recipes.length || 1,
+  )
   const items = answer.recipes.map((r) => `<li class="result">
 <a href="/recipes/${esc(r.id)}">${esc(r.title)}</a> ${badge(r.risk)}
 <span class="meta"><code>${esc(r.id)}</code> · ${esc(r.category)}${needsConfirmation(r) ? ' · asks for confirmation' : ''}</span>
@@ -109,7 +113,11 @@ function initialRender(library: Library, recipe: CuratedRecipe, platform: Platfo
         id: recipe.id, version: recipe.version, risk: recipe.risk, requires_confirmation: recipe.requires_confirmation || recipe.risk === 'destructive',
         commands: steps.map((s) => ({ command: s.run, purpose: s.purpose, risk: s.risk ?? recipe.risk })),
         verification: recipe.verification.map((v) => ({ command: v.run, expect: v.expect })),
-        undo: { possible: recipe.undo.possible, commands: (recipe.undo.steps ?? []).map((s) => s.run), ...(recipe.undo.note ? { note: recipe.undo.note } : {}) },
+        undo: {
+          possible: recipe.undo.possible,
+          commands: (recipe.undo.steps ?? []).map((s) => s.run),
+          ...(recipe.undo.note ? { note: recipe.undo.note } : {}),
+        },
       },
     }
   }

@@ -306,7 +306,9 @@ function scriptOf(words: readonly ShellWord[]): (ShellWord & { interpreter?: str
   }
   if (SCRIPT_INTERPRETERS.has(name)) {
     const file = words.slice(1).find((w) => !w.value.startsWith('-') && w.value !== 'run')
-    return file && /[./]/.test(file.value) && !words.some((w) => ['-e', '-c', '-p', '--eval', '-r', 'eval'].includes(w.value)) ? { ...file, interpreter: name } : undefined
+    return file && /[./]/.test(file.value) && !words.some((w) => ['-e', '-c', '-p', '--eval', '-r', 'eval'].includes(w.value))
+      ? { ...file, interpreter: name }
+      : undefined
   }
   return head.value.includes('/') ? head : undefined
 }
@@ -467,7 +469,9 @@ function canonicalCall(words: readonly string[], cwd: string): Call | undefined 
       }
       const [sub, name, ...rest] = positional
       const ws = workspace === undefined ? {} : { workspace }
-      if (sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn') return name ? { cwd: at(dir), key: `run ${name}`, rest: rest.filter((w) => w !== '--'), ...ws } : undefined
+      if (sub === 'run' || sub === 'run-script' || sub === 'rum' || sub === 'urn') {
+        return name ? { cwd: at(dir), key: `run ${name}`, rest: rest.filter((w) => w !== '--'), ...ws } : undefined
+      }
       if (sub && ['test', 't', 'tst', 'start', 'stop', 'restart'].includes(sub)) {
         const script = sub.startsWith('t') ? 'test' : sub
         return { cwd: at(dir), key: `run ${script}`, rest: [name, ...rest].filter((w): w is string => w !== undefined && w !== '--'), ...ws }

@@ -42,7 +42,11 @@ interface Wrapper {
 }
 
 const WRAPPERS: Readonly<Record<string, Wrapper>> = {
-  sudo: { valued: ['-u', '--user', '-g', '--group', '-C', '--close-from', '-D', '--chdir', '-h', '--host', '-p', '--prompt', '-r', '--role', '-t', '--type', '-U', '--other-user', '-T', '--command-timeout'], assignments: true },
+  sudo: {
+    valued: ['-u', '--user', '-g', '--group', '-C', '--close-from', '-D', '--chdir', '-h', '--host', '-p', '--prompt', '-r', '--role', '-t', '--type',
+      '-U', '--other-user', '-T', '--command-timeout'],
+    assignments: true,
+  },
   doas: { valued: ['-u', '-C'] },
   run0: { valued: ['-u', '--user', '-g', '--group', '-D', '--chdir'] },
   env: { valued: ['-u', '--unset', '-C', '--chdir', '-S', '--split-string'], assignments: true },
@@ -72,7 +76,10 @@ const WRAPPERS: Readonly<Record<string, Wrapper>> = {
   strace: { valued: ['-o', '-e', '-p', '-s'] },
   ltrace: { valued: ['-o', '-e', '-p'] },
   valgrind: {},
-  xargs: { valued: ['-I', '-i', '-n', '--max-args', '-P', '--max-procs', '-d', '--delimiter', '-L', '-l', '--max-lines', '-s', '--max-chars', '-E', '-e', '-a', '--arg-file'], hiddenOperands: true },
+  xargs: {
+    valued: ['-I', '-i', '-n', '--max-args', '-P', '--max-procs', '-d', '--delimiter', '-L', '-l', '--max-lines', '-s', '--max-chars', '-E', '-e', '-a', '--arg-file'],
+    hiddenOperands: true,
+  },
   npx: { valued: ['-p', '--package', '-c', '--call'] },
   bunx: { valued: ['-p', '--package'] },
   pnpx: { valued: ['-p', '--package'] },
@@ -215,7 +222,9 @@ const SUBCOMMAND_RULES: Readonly<Record<string, readonly SubRule[]>> = {
   'release-it': [R('', 'publishes', 'publishes a release', { unless: ['--dry-run', '-d'] })],
   np: [R('', 'publishes', 'publishes a package', { unless: ['--preview'] })],
   goreleaser: [R('release', 'publishes', 'publishes a release', { unless: ['--snapshot', '--skip=publish'] })],
-  cargo: [R('release', 'publishes', 'publishes a release', { with: ['--execute', '-x'] }), R('publish', 'publishes', 'publishes a crate', { unless: ['--dry-run', '-n'] }), R('yank', 'publishes', 'yanks a published crate'), R('owner', 'publishes', 'changes a crate\'s owners', { with: ['--remove', '-r', '--add', '-a'] })],
+  cargo: [R('release', 'publishes', 'publishes a release', { with: ['--execute', '-x'] }),
+    R('publish', 'publishes', 'publishes a crate', { unless: ['--dry-run', '-n'] }), R('yank', 'publishes', 'yanks a published crate'),
+    R('owner', 'publishes', 'changes a crate\'s owners', { with: ['--remove', '-r', '--add', '-a'] })],
   twine: [R('upload', 'publishes', 'uploads a package')],
   poetry: [R('publish', 'publishes', 'publishes a package', { unless: ['--dry-run'] })],
   flit: [R('publish', 'publishes', 'publishes a package')],
@@ -233,11 +242,13 @@ const SUBCOMMAND_RULES: Readonly<Record<string, readonly SubRule[]>> = {
   mvnw: [R('*', 'publishes', 'deploys artifacts', { with: ['deploy', 'release:perform', 'deploy:deploy', 'site-deploy'] })],
   gradle: [R('*', 'publishes', 'publishes artifacts', { with: ['publish', 'publishToMavenCentral', 'publishPlugins', 'uploadArchives'] })],
   gradlew: [R('*', 'publishes', 'publishes artifacts', { with: ['publish', 'publishToMavenCentral', 'publishPlugins', 'uploadArchives'] })],
-  docker: [R('push', 'publishes', 'pushes an image'), R('image push', 'publishes', 'pushes an image'), R('manifest push', 'publishes', 'pushes an image manifest'), R('buildx build', 'publishes', 'pushes an image', { with: ['--push'] }),
-    R('system prune', 'drops-data', 'deletes containers, images, networks and caches'), R('image prune', 'drops-data', 'deletes images'), R('container prune', 'drops-data', 'deletes containers'),
-    R('volume prune', 'drops-data', 'deletes volumes'), R('volume rm', 'drops-data', 'deletes volumes'), R('network prune', 'drops-data', 'deletes networks'), R('network rm', 'drops-data', 'deletes networks'),
-    R('builder prune', 'drops-data', 'deletes the build cache'), R('rm', 'drops-data', 'deletes containers'), R('container rm', 'drops-data', 'deletes containers'), R('rmi', 'drops-data', 'deletes images'),
-    R('image rm', 'drops-data', 'deletes images'), R('compose down', 'drops-data', 'deletes the project\'s volumes', { flag: 'v', with: ['--volumes', '--rmi'] }),
+  docker: [R('push', 'publishes', 'pushes an image'), R('image push', 'publishes', 'pushes an image'), R('manifest push', 'publishes', 'pushes an image manifest'),
+    R('buildx build', 'publishes', 'pushes an image', { with: ['--push'] }), R('system prune', 'drops-data', 'deletes containers, images, networks and caches'),
+    R('image prune', 'drops-data', 'deletes images'), R('container prune', 'drops-data', 'deletes containers'), R('volume prune', 'drops-data', 'deletes volumes'),
+    R('volume rm', 'drops-data', 'deletes volumes'), R('network prune', 'drops-data', 'deletes networks'), R('network rm', 'drops-data', 'deletes networks'),
+    R('builder prune', 'drops-data', 'deletes the build cache'), R('rm', 'drops-data', 'deletes containers'), R('container rm', 'drops-data', 'deletes containers'),
+    R('rmi', 'drops-data', 'deletes images'), R('image rm', 'drops-data', 'deletes images'),
+    R('compose down', 'drops-data', 'deletes the project\'s volumes', { flag: 'v', with: ['--volumes', '--rmi'] }),
     R('stack rm', 'deploys', 'removes a deployed stack'), R('service rm', 'deploys', 'removes a service')],
   'docker-compose': [R('down', 'drops-data', 'deletes the project\'s volumes', { flag: 'v', with: ['--volumes', '--rmi'] }), R('rm', 'drops-data', 'deletes containers')],
   gh: [R('repo delete', 'drops-data', 'deletes a repository'), R('repo archive', 'deploys', 'archives a repository'), R('release create', 'publishes', 'publishes a release'),
@@ -248,19 +259,22 @@ const SUBCOMMAND_RULES: Readonly<Record<string, readonly SubRule[]>> = {
   kubectl: ['apply', 'delete', 'create', 'replace', 'patch', 'scale', 'drain', 'cordon', 'taint', 'edit', 'set', 'rollout', 'label', 'annotate', 'expose', 'autoscale']
     .map((s) => R(s, 'deploys', `changes a cluster (kubectl ${s})`, { unless: ['--dry-run', '--dry-run=client', '--dry-run=server'] })),
   helm: ['install', 'upgrade', 'uninstall', 'delete', 'rollback', 'push'].map((s) => R(s, 'deploys', `changes a cluster (helm ${s})`, { unless: ['--dry-run'] })),
-  terraform: [...['apply', 'destroy', 'import', 'taint', 'untaint', 'state rm', 'state mv', 'state push', 'force-unlock', 'workspace delete'].map((s) => R(s, 'deploys', `changes infrastructure (terraform ${s})`))],
+  terraform: [...['apply', 'destroy', 'import', 'taint', 'untaint', 'state rm', 'state mv', 'state push', 'force-unlock', 'workspace delete']
+    .map((s) => R(s, 'deploys', `changes infrastructure (terraform ${s})`))],
   tofu: ['apply', 'destroy', 'import', 'taint', 'state rm', 'state push'].map((s) => R(s, 'deploys', `changes infrastructure (tofu ${s})`)),
   terragrunt: ['apply', 'destroy', 'run-all', 'apply-all', 'destroy-all'].map((s) => R(s, 'deploys', `changes infrastructure (terragrunt ${s})`)),
   pulumi: ['up', 'update', 'destroy', 'import', 'refresh', 'stack rm', 'state delete'].map((s) => R(s, 'deploys', `changes infrastructure (pulumi ${s})`, { unless: ['--preview-only'] })),
   cdk: [R('deploy', 'deploys', 'deploys a stack'), R('destroy', 'deploys', 'destroys a stack')],
   cdktf: [R('deploy', 'deploys', 'deploys a stack'), R('destroy', 'deploys', 'destroys a stack')],
   sst: [R('deploy', 'deploys', 'deploys'), R('remove', 'deploys', 'removes a deployment')],
-  vercel: [R('', 'deploys', 'deploys to production', { with: ['--prod', '--production'] }), R('deploy', 'deploys', 'deploys'), R('remove', 'deploys', 'removes a deployment'),
-    R('rm', 'deploys', 'removes a deployment'), R('promote', 'deploys', 'promotes a deployment'), R('rollback', 'deploys', 'rolls back production'), R('alias', 'deploys', 'moves a domain')],
+  vercel: [R('', 'deploys', 'deploys to production', { with: ['--prod', '--production'] }), R('deploy', 'deploys', 'deploys'),
+    R('remove', 'deploys', 'removes a deployment'), R('rm', 'deploys', 'removes a deployment'), R('promote', 'deploys', 'promotes a deployment'),
+    R('rollback', 'deploys', 'rolls back production'), R('alias', 'deploys', 'moves a domain')],
   netlify: [R('deploy', 'deploys', 'deploys a site'), R('sites:delete', 'deploys', 'deletes a site')],
   firebase: [R('deploy', 'deploys', 'deploys'), R('hosting:disable', 'deploys', 'takes a site down'), R('functions:delete', 'deploys', 'deletes functions'),
     R('firestore:delete', 'drops-data', 'deletes data'), R('database:remove', 'drops-data', 'deletes data')],
-  fly: [R('deploy', 'deploys', 'deploys an app'), R('destroy', 'deploys', 'destroys an app'), R('apps destroy', 'deploys', 'destroys an app'), R('volumes destroy', 'drops-data', 'destroys a volume')],
+  fly: [R('deploy', 'deploys', 'deploys an app'), R('destroy', 'deploys', 'destroys an app'), R('apps destroy', 'deploys', 'destroys an app'),
+    R('volumes destroy', 'drops-data', 'destroys a volume')],
   flyctl: [R('deploy', 'deploys', 'deploys an app'), R('destroy', 'deploys', 'destroys an app'), R('apps destroy', 'deploys', 'destroys an app')],
   serverless: [R('deploy', 'deploys', 'deploys'), R('remove', 'deploys', 'removes a deployment')],
   sls: [R('deploy', 'deploys', 'deploys'), R('remove', 'deploys', 'removes a deployment')],
@@ -279,12 +293,15 @@ const SUBCOMMAND_RULES: Readonly<Record<string, readonly SubRule[]>> = {
   gsutil: [R('rm', 'drops-data', 'deletes cloud storage'), R('rb', 'drops-data', 'deletes a bucket'), R('rsync', 'drops-data', 'deletes cloud storage at the destination', { flag: 'd' }),
     R('cp', 'deploys', 'uploads to cloud storage', { with: ['gs://'] }), R('mv', 'drops-data', 'moves cloud storage')],
   aws: [R('s3 rm', 'drops-data', 'deletes cloud storage'), R('s3 rb', 'drops-data', 'deletes a bucket'), R('s3 mv', 'drops-data', 'moves cloud storage'),
-    R('s3 sync', 'drops-data', 'deletes cloud storage at the destination', { with: ['--delete'] }), R('s3 sync', 'deploys', 'uploads to cloud storage', { with: ['s3://'] }),
-    R('s3 cp', 'deploys', 'uploads to cloud storage', { with: ['s3://'] }), R('s3api delete-object', 'drops-data', 'deletes cloud storage'), R('s3api delete-bucket', 'drops-data', 'deletes a bucket'),
+    R('s3 sync', 'drops-data', 'deletes cloud storage at the destination', { with: ['--delete'] }),
+    R('s3 sync', 'deploys', 'uploads to cloud storage', { with: ['s3://'] }), R('s3 cp', 'deploys', 'uploads to cloud storage', { with: ['s3://'] }),
+    R('s3api delete-object', 'drops-data', 'deletes cloud storage'), R('s3api delete-bucket', 'drops-data', 'deletes a bucket'),
     R('cloudformation deploy', 'deploys', 'deploys a stack'), R('cloudformation delete-stack', 'deploys', 'deletes a stack'), R('deploy', 'deploys', 'deploys'),
-    R('lambda update-function-code', 'deploys', 'deploys a function'), R('lambda delete-function', 'deploys', 'deletes a function'), R('ec2 terminate-instances', 'deploys', 'terminates instances'),
-    R('rds delete-db-instance', 'drops-data', 'deletes a database'), R('rds delete-db-cluster', 'drops-data', 'deletes a database'), R('dynamodb delete-table', 'drops-data', 'deletes a table'),
-    R('ecr batch-delete-image', 'drops-data', 'deletes images'), R('ecs update-service', 'deploys', 'deploys a service'), R('ecs delete-service', 'deploys', 'deletes a service')],
+    R('lambda update-function-code', 'deploys', 'deploys a function'), R('lambda delete-function', 'deploys', 'deletes a function'),
+    R('ec2 terminate-instances', 'deploys', 'terminates instances'), R('rds delete-db-instance', 'drops-data', 'deletes a database'),
+    R('rds delete-db-cluster', 'drops-data', 'deletes a database'), R('dynamodb delete-table', 'drops-data', 'deletes a table'),
+    R('ecr batch-delete-image', 'drops-data', 'deletes images'), R('ecs update-service', 'deploys', 'deploys a service'),
+    R('ecs delete-service', 'deploys', 'deletes a service')],
   az: [R('*', 'deploys', 'deploys or deletes cloud resources', { with: ['deploy', 'delete', 'up'] })],
   doctl: [R('*', 'deploys', 'deploys or deletes cloud resources', { with: ['delete', 'create-deployment'] })],
   'redis-cli': [R('*', 'drops-data', 'flushes a database', { with: ['flushall', 'FLUSHALL', 'flushdb', 'FLUSHDB'] })],
@@ -325,7 +342,9 @@ const ALWAYS: Readonly<Record<string, RuleHit>> = {
 }
 
 /** Database clients whose SQL (in `-c`, `-e`, `--command`, `--execute` or a here-string) is read for DROP, TRUNCATE, DELETE. */
-const SQL_CLIENTS = new Set(['psql', 'mysql', 'mariadb', 'sqlite3', 'sqlcmd', 'cockroach', 'clickhouse-client', 'clickhouse', 'duckdb', 'mongo', 'cqlsh', 'snowsql', 'bq'])
+const SQL_CLIENTS = new Set([
+  'psql', 'mysql', 'mariadb', 'sqlite3', 'sqlcmd', 'cockroach', 'clickhouse-client', 'clickhouse', 'duckdb', 'mongo', 'cqlsh', 'snowsql', 'bq',
+])
 const SQL_DROP = /\b(drop\s+(table|database|schema|index|view|user|role|owned|collection|keyspace)|truncate(\s+table)?\s+\w|delete\s+from\s+[\w."]+\s*(;|$|where\s+(1\s*=\s*1|true)))|\b(dropDatabase|deleteMany|drop)\s*\(/i
 
 /** Interpreters whose inline code (`-c`, `-e`, ...) is read for the files it deletes or overwrites. */
@@ -588,7 +607,8 @@ function findHit(args: readonly ShellWord[], ctx: RuleContext): RuleHit | undefi
   if (!action) return undefined
   // Everything it reaches is build output when each starting point is, or every name test names output files.
   const startsFree = starts.every((s) => ctx.paths.judge(s, ctx.cwd) === undefined)
-  const namesFree = names.length > 0 && names.every((n) => ctx.paths.judge({ value: `./${n}`, text: n, dynamic: false, pattern: /[*?[]/.test(n) }, ctx.cwd) === undefined)
+  const namesFree = names.length > 0
+    && names.every((n) => ctx.paths.judge({ value: `./${n}`, text: n, dynamic: false, pattern: /[*?[]/.test(n) }, ctx.cwd) === undefined)
   if (startsFree || namesFree) return undefined
   return { kind: 'deletes', reason: `deletes the files find matches (\`${action}\`${names.length ? ` on ${names.join(', ')}` : ''} under ${starts.map((s) => s.text).join(' ')}), which are not only build output` }
 }
@@ -709,7 +729,11 @@ function subcommandHit(head: string, args: readonly ShellWord[], rules: readonly
     } else if (rule.sub[0] === '*' && rest.length === 0 && !rule.with) continue
     if (rule.unless?.some((u) => tail.includes(u) || all.includes(u))) continue
     if (rule.with || rule.flag) {
-      const withHit = rule.with?.some((w) => (w.includes(' ') ? w.split(' ').every((p) => tail.includes(p)) : tail.some((t) => t === w || t.startsWith(`${w}=`) || (w.endsWith('://') && t.startsWith(w)) || (w.startsWith('+') && t.startsWith('+')))))
+      const withHit = rule.with?.some((w) => (
+        w.includes(' ')
+          ? w.split(' ').every((p) => tail.includes(p))
+          : tail.some((t) => t === w || t.startsWith(`${w}=`) || (w.endsWith('://') && t.startsWith(w)) || (w.startsWith('+') && t.startsWith('+')))
+      ))
       const flagHit = rule.flag !== undefined && tail.some((t) => /^-[a-zA-Z]+$/.test(t) && t.includes(rule.flag!))
       const refHit = head === 'git' && rule.says.startsWith('force-pushes') && tail.some((t) => /^\+/.test(t))
       const deleteRef = head === 'git' && rule.says === 'deletes remote branches' && tail.some((t) => /^:[^/]/.test(t))
@@ -753,7 +777,9 @@ const NAME_WORDS: Readonly<Record<string, string>> = {
   purge: 'purges data', drop: 'drops data',
 }
 /** Words beside `release` that make it a build step rather than a publication (`build:release`, `release-notes`). */
-const BUILD_WORDS = new Set(['build', 'compile', 'bundle', 'dist', 'pack', 'package', 'notes', 'changelog', 'check', 'test', 'dry', 'dryrun', 'preview', 'mode', 'profile', 'flags'])
+const BUILD_WORDS = new Set([
+  'build', 'compile', 'bundle', 'dist', 'pack', 'package', 'notes', 'changelog', 'check', 'test', 'dry', 'dryrun', 'preview', 'mode', 'profile', 'flags',
+])
 
 /** What a name says its command does (`deploy-prod` deploys, `build:release` doesn't publish), or undefined. */
 export function nameSays(name: string): string | undefined {
@@ -768,8 +794,10 @@ export function nameSays(name: string): string | undefined {
 }
 
 /** Runners whose tasks are judged by their bodies (through the book), not by a subcommand's name. */
-const TASK_RUNNER_HEADS = new Set(['make', 'gmake', 'npm', 'pnpm', 'yarn', 'bun', 'just', 'task', 'deno', 'mise', 'composer', 'poe', 'pdm', 'hatch', 'rye', 'nx', 'cargo', 'go',
-  'npx', 'rake', 'invoke', 'nox', 'tox', 'gradle', 'gradlew', 'mvn', 'mvnw', 'turbo', 'lerna', 'ant', 'sbt', 'bazel', 'earthly', 'dagger', 'grunt'])
+const TASK_RUNNER_HEADS = new Set([
+  'make', 'gmake', 'npm', 'pnpm', 'yarn', 'bun', 'just', 'task', 'deno', 'mise', 'composer', 'poe', 'pdm', 'hatch', 'rye', 'nx', 'cargo', 'go',
+  'npx', 'rake', 'invoke', 'nox', 'tox', 'gradle', 'gradlew', 'mvn', 'mvnw', 'turbo', 'lerna', 'ant', 'sbt', 'bazel', 'earthly', 'dagger', 'grunt',
+])
 /** A subcommand word that names the action (publish, deploy, ...): `docusaurus deploy`, `gulp publish`, `napi pre-publish`. */
 const SUBCOMMAND_NAME_WORDS = new Set(['deploy', 'undeploy', 'publish', 'unpublish', 'destroy', 'teardown', 'upload'])
 

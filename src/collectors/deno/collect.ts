@@ -60,7 +60,11 @@ export const denoCollector: Collector = {
     const members: Loaded[] = []
     if (top.config.workspace !== undefined) {
       const taken = new Set<string>()
-      for (const [found, literal] of memberCandidates(root, top.config.workspace, (message) => report(top.file, { line: top.config.workspaceLine, severity: 'warning', message }))) {
+      for (const [found, literal] of memberCandidates(
+        root,
+        top.config.workspace,
+        (message) => report(top.file, { line: top.config.workspaceLine, severity: 'warning', message }),
+      )) {
         // Members count by real path, inside the root: a link out of it is refused, and two
         // paths to one directory give one member.
         const inside = resolveInsideRoot(root, found)

@@ -97,7 +97,10 @@ export function parseDenoConfig(text: string, file: string): DenoConfig {
       const { line, column } = json.missingComma
       problems.push({ line, severity: 'warning', message: `${file} misses a comma at line ${line}, column ${column}; deno accepts that, editors and other JSONC readers don't, so add it` })
     }
-    const keyAt = (prop: { children?: { value?: unknown; offset: number }[] }) => ({ key: prop.children![0]!.value as string, offset: prop.children![0]!.offset })
+    const keyAt = (prop: { children?: { value?: unknown; offset: number }[] }) => ({
+      key: prop.children![0]!.value as string,
+      offset: prop.children![0]!.offset,
+    })
     const props = json.root.children ?? []
     const tasksProp = props.filter((p) => p.children?.[0]?.value === 'tasks').at(-1)
     const tasksNode = tasksProp?.children?.[1]

@@ -21,12 +21,22 @@ export interface GoPackage {
   generate: Array<{ file: string; line: number }>
 }
 
-const KNOWN_OS = new Set(['aix', 'android', 'darwin', 'dragonfly', 'freebsd', 'hurd', 'illumos', 'ios', 'js', 'linux', 'nacl', 'netbsd', 'openbsd', 'plan9', 'solaris', 'wasip1', 'windows', 'zos'])
-const KNOWN_ARCH = new Set(['386', 'amd64', 'amd64p32', 'arm', 'armbe', 'arm64', 'arm64be', 'loong64', 'mips', 'mipsle', 'mips64', 'mips64le', 'mips64p32', 'mips64p32le', 'ppc', 'ppc64', 'ppc64le', 'riscv', 'riscv64', 's390', 's390x', 'sparc', 'sparc64', 'wasm'])
+const KNOWN_OS = new Set([
+  'aix', 'android', 'darwin', 'dragonfly', 'freebsd', 'hurd', 'illumos', 'ios', 'js', 'linux', 'nacl', 'netbsd', 'openbsd', 'plan9', 'solaris', 'wasip1',
+  'windows', 'zos',
+])
+const KNOWN_ARCH = new Set([
+  '386', 'amd64', 'amd64p32', 'arm', 'armbe', 'arm64', 'arm64be', 'loong64', 'mips', 'mipsle', 'mips64', 'mips64le', 'mips64p32', 'mips64p32le',
+  'ppc', 'ppc64', 'ppc64le', 'riscv', 'riscv64', 's390', 's390x', 'sparc', 'sparc64', 'wasm',
+])
 const UNIX = new Set(['aix', 'android', 'darwin', 'dragonfly', 'freebsd', 'hurd', 'illumos', 'ios', 'linux', 'netbsd', 'openbsd', 'solaris'])
 
-const HOST_OS = ({ win32: 'windows', darwin: 'darwin', linux: 'linux', freebsd: 'freebsd', openbsd: 'openbsd', aix: 'aix', sunos: 'solaris', android: 'android' } as Record<string, string>)[process.platform] ?? process.platform
-const HOST_ARCH = ({ x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' } as Record<string, string>)[process.arch] ?? process.arch
+const HOST_OS = ({
+  win32: 'windows', darwin: 'darwin', linux: 'linux', freebsd: 'freebsd', openbsd: 'openbsd', aix: 'aix', sunos: 'solaris', android: 'android',
+} as Record<string, string>)[process.platform] ?? process.platform
+const HOST_ARCH = ({
+  x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64',
+} as Record<string, string>)[process.arch] ?? process.arch
 
 /** Whether a build tag holds here: the platform, `unix`, `gc`, `cgo` and every go1.N release tag. */
 function tagHolds(tag: string): boolean {

@@ -251,7 +251,9 @@ export interface JustOptions {
 
 export function collectJust(root: string, options: JustOptions = {}): CollectorResult {
   const os = osAttributesFor(options.platform ?? process.platform)
-  const w: Walk = { root, dirs: new DirCache(), found: [], aliases: new Map(), diagnostics: [], files: [], parsed: new Map(), os, relative: new Map(), modules: 0 }
+  const w: Walk = {
+    root, dirs: new DirCache(), found: [], aliases: new Map(), diagnostics: [], files: [], parsed: new Map(), os, relative: new Map(), modules: 0,
+  }
   const { file, candidates } = findJustfile(root, w.dirs)
   if (candidates.length > 1) {
     const names = candidates.map((c) => relPosix(root, c))

@@ -89,7 +89,8 @@ export const makeCollector: Collector = {
     const goal = parsed.defaultGoal === undefined ? undefined : parsed.targets.find((t) => t.name === parsed.defaultGoal)
     const shadowed = shadowingNames(ctx.root, rootFile)
     if (parsed.defaultGoal !== undefined && shadowed.length === 0) {
-      const forwarded = parsed.hasDefaultRecipe && (!goal || (!goal.hasRecipe && goal.prerequisites.length === 0) || goal.prerequisites.some((p) => !parsed.targets.some((t) => t.name === p)))
+      const forwarded = parsed.hasDefaultRecipe
+        && (!goal || (!goal.hasRecipe && goal.prerequisites.length === 0) || goal.prerequisites.some((p) => !parsed.targets.some((t) => t.name === p)))
       recipes.push(createRecipe({
         source: 'make',
         runner: 'make',

@@ -7,10 +7,18 @@
  */
 import { arch, platform } from 'node:process'
 
-const UNAME_S: Readonly<Record<string, string>> = { linux: 'Linux', darwin: 'Darwin', freebsd: 'FreeBSD', openbsd: 'OpenBSD', netbsd: 'NetBSD', sunos: 'SunOS', aix: 'AIX' }
-const UNAME_M: Readonly<Record<string, string>> = { x64: 'x86_64', arm64: platform === 'darwin' ? 'arm64' : 'aarch64', ia32: 'i686', arm: 'armv7l', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64' }
-const GOOS: Readonly<Record<string, string>> = { linux: 'linux', darwin: 'darwin', win32: 'windows', freebsd: 'freebsd', openbsd: 'openbsd', netbsd: 'netbsd', sunos: 'solaris', aix: 'aix' }
-const GOARCH: Readonly<Record<string, string>> = { x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64' }
+const UNAME_S: Readonly<Record<string, string>> = {
+  linux: 'Linux', darwin: 'Darwin', freebsd: 'FreeBSD', openbsd: 'OpenBSD', netbsd: 'NetBSD', sunos: 'SunOS', aix: 'AIX',
+}
+const UNAME_M: Readonly<Record<string, string>> = {
+  x64: 'x86_64', arm64: platform === 'darwin' ? 'arm64' : 'aarch64', ia32: 'i686', arm: 'armv7l', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64',
+}
+const GOOS: Readonly<Record<string, string>> = {
+  linux: 'linux', darwin: 'darwin', win32: 'windows', freebsd: 'freebsd', openbsd: 'openbsd', netbsd: 'netbsd', sunos: 'solaris', aix: 'aix',
+}
+const GOARCH: Readonly<Record<string, string>> = {
+  x64: 'amd64', arm64: 'arm64', ia32: '386', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64',
+}
 
 /** What the command prints (without its newline), when it only tells the platform; undefined otherwise. */
 export function platformOutput(command: string): string | undefined {

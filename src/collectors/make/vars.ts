@@ -662,7 +662,10 @@ function suffixOf(word: string): string {
 const NAME_END = new Set([...' \t\n\r,:$(){}'].map((c) => c.charCodeAt(0)))
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
 /** Variables that make sets itself: offering them as `VAR=value` hints would mislead. */
-const MAKE_OWN = new Set(['MAKE', 'MAKEFLAGS', 'MFLAGS', 'MAKECMDGOALS', 'MAKELEVEL', 'MAKEFILE_LIST', 'MAKEFILES', 'MAKE_VERSION', 'MAKE_HOST', 'CURDIR', 'SHELL', 'MAKESHELL', 'MAKEOVERRIDES', 'VPATH', 'SUFFIXES'])
+const MAKE_OWN = new Set([
+  'MAKE', 'MAKEFLAGS', 'MFLAGS', 'MAKECMDGOALS', 'MAKELEVEL', 'MAKEFILE_LIST', 'MAKEFILES', 'MAKE_VERSION', 'MAKE_HOST', 'CURDIR', 'SHELL', 'MAKESHELL',
+  'MAKEOVERRIDES', 'VPATH', 'SUFFIXES',
+])
 
 /**
  * The variable names a recipe line references: `$(NAME)`/`${NAME}` anywhere, including inside

@@ -373,7 +373,8 @@ function globTokens(glob: string): Token[] | undefined {
 
 const POSIX_CLASSES: Record<string, Array<[number, number]>> = {
   alnum: [[48, 57], [65, 90], [97, 122]], alpha: [[65, 90], [97, 122]], blank: [[32, 32], [9, 9]], cntrl: [[0, 31], [127, 127]], digit: [[48, 57]],
-  graph: [[33, 126]], lower: [[97, 122]], print: [[32, 126]], punct: [[33, 47], [58, 64], [91, 96], [123, 126]], space: [[9, 13], [32, 32]], upper: [[65, 90]], xdigit: [[48, 57], [65, 70], [97, 102]],
+  graph: [[33, 126]], lower: [[97, 122]], print: [[32, 126]], punct: [[33, 47], [58, 64], [91, 96], [123, 126]], space: [[9, 13], [32, 32]],
+  upper: [[65, 90]], xdigit: [[48, 57], [65, 70], [97, 102]],
 }
 
 /** Where a bracket expression opened at `open` closes (a `]` first in it is literal), or -1. */
@@ -487,7 +488,11 @@ class NxIgnores {
   private readonly none: boolean
 
   /** `read` gives an ignore file's text (undefined when there is none); `kinds` are the kinds that exist somewhere. */
-  constructor(private readonly read: (rel: string) => string | undefined, private readonly kinds: ReadonlyArray<'nx' | 'git'>, private readonly dirsWithFiles: ReadonlySet<string>) {
+  constructor(
+    private readonly read: (rel: string) => string | undefined,
+    private readonly kinds: ReadonlyArray<'nx' | 'git'>,
+    private readonly dirsWithFiles: ReadonlySet<string>,
+  ) {
     this.none = kinds.length === 0
   }
 
@@ -497,7 +502,9 @@ class NxIgnores {
     const file = (name: string) => this.read(dir === '' ? name : `${dir}/${name}`)
     const nx = file('.nxignore')
     const git = file('.gitignore')
-    m = nx === undefined && git === undefined ? null : { ...(nx !== undefined ? { nx: ignoreRules(nx) } : {}), ...(git !== undefined ? { git: ignoreRules(git) } : {}) }
+    m = nx === undefined && git === undefined
+      ? null
+      : { ...(nx !== undefined ? { nx: ignoreRules(nx) } : {}), ...(git !== undefined ? { git: ignoreRules(git) } : {}) }
     this.byDir.set(dir, m)
     return m
   }

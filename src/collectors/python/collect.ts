@@ -51,7 +51,10 @@ interface Where {
   line?: number
 }
 /** The options an included poe file may hold (its own, and the project's, which poe tolerates there). */
-const POE_INCLUDED_KEYS = new Set(['env', 'envfile', 'tasks', 'groups', 'include', 'default_task_type', 'default_array_task_type', 'default_array_item_task_type', 'executor', 'include_script', 'poetry_command', 'poetry_hooks', 'shell_interpreter', 'verbosity'])
+const POE_INCLUDED_KEYS = new Set([
+  'env', 'envfile', 'tasks', 'groups', 'include', 'default_task_type', 'default_array_task_type', 'default_array_item_task_type', 'executor',
+  'include_script', 'poetry_command', 'poetry_hooks', 'shell_interpreter', 'verbosity',
+])
 /** Included files read in one scan, at most (a diamond of includes is read again on every path, as poe reads it). */
 const MAX_POE_INCLUDES = 256
 
@@ -164,7 +167,14 @@ function poeTasks(poe: Table, ctx: PoeContext): Found[] {
       }
       if (!file) continue
       partition(file.options, file.at, inside.rel, true)
-      if (inc.recursive && file.options.include !== undefined) visit(poeIncludes(file.options.include, file.at(['include']), inside.rel, refuse), dirname(inside.real), file.at(['include']), [...ancestors, inside.real])
+      if (inc.recursive && file.options.include !== undefined) {
+        visit(
+          poeIncludes(file.options.include, file.at(['include']), inside.rel, refuse),
+          dirname(inside.real),
+          file.at(['include']),
+          [...ancestors, inside.real],
+        )
+      }
     }
   }
   if (poe.include !== undefined) visit(poeIncludes(poe.include, projectAt(['include']), FILE, refuse), ctx.root, projectAt(['include']), [])
@@ -214,7 +224,8 @@ function poeIncludes(value: unknown, where: Where, file: string, refuse: (where:
     }
     const t = table(item)
     const extra = t ? Object.keys(t).filter((k) => k !== 'path' && k !== 'cwd' && k !== 'recursive') : []
-    if (!t || typeof t.path !== 'string' || extra.length > 0 || (t.cwd !== undefined && (typeof t.cwd !== 'string' || !/\S/.test(t.cwd))) || (t.recursive !== undefined && typeof t.recursive !== 'boolean')) {
+    if (!t || typeof t.path !== 'string' || extra.length > 0 || (t.cwd !== undefined && (typeof t.cwd !== 'string' || !/\S/.test(t.cwd)))
+      || (t.recursive !== undefined && typeof t.recursive !== 'boolean')) {
       refuse(where, `"include" of ${file} must be ${shape} (path a string, cwd a non-blank string, recursive true or false${extra.length ? `; ${extra.map((k) => JSON.stringify(k)).join(', ')} is no include option` : ''})`)
       continue
     }
@@ -244,7 +255,14 @@ function poeIncludePath(path: string, from: string, root: string): { path: strin
 }
 
 /** Reads and parses an included poe file (TOML, JSON or YAML by its extension, as poe reads it), or undefined after a diagnostic. */
-function loadPoeInclude(real: string, rel: string, where: Where, shown: string, ctx: PoeContext, refuse: (where: Where, message: string) => void): PoeFile | undefined {
+function loadPoeInclude(
+  real: string,
+  rel: string,
+  where: Where,
+  shown: string,
+  ctx: PoeContext,
+  refuse: (where: Where, message: string) => void,
+): PoeFile | undefined {
   if (isDir(real)) return void refuse(where, `poe includes ${shown}, which is a directory, not a file poe can read`)
   const read = readFileText(real)
   if (read.kind === 'missing') return void ctx.say(where, `poe includes ${shown}, which does not exist; poe warns and goes on without it`)
@@ -392,13 +410,22 @@ function hatchScripts(envs: Table, problem: (path: string[], message: string) =>
   const out: Found[] = []
   for (const env of own.keys()) {
     const template = env === 'default' ? undefined : str(table(envs[env])?.template) ?? 'default'
-    const inherited = template === undefined || template === env || (template !== 'default' && envs[template] === undefined) ? new Map<string, string[]>() : resolve(template, [env])
+    const inherited = template === undefined || template === env || (template !== 'default' && envs[template] === undefined)
+      ? new Map<string, string[]>()
+      : resolve(template, [env])
     for (const [name, commands] of resolve(env, [env])) {
       // Inherited scripts run the template's commands: listed once, under the template.
       const mine = own.get(env)!.get(name)
       if (!mine || (inherited.get(name) && inherited.get(name)!.join('\n') === mine.join('\n') && env !== 'default')) continue
       const qualified = env === 'default' ? name : `${env}:${name}`
-      out.push({ runner: 'hatch', name: qualified, command: `hatch run ${shellWord(qualified)}`, description: commands.join(' && '), path: ['tool', 'hatch', 'envs', env, 'scripts', name], ...(env === 'default' ? {} : { scope: env }) })
+      out.push({
+        runner: 'hatch',
+        name: qualified,
+        command: `hatch run ${shellWord(qualified)}`,
+        description: commands.join(' && '),
+        path: ['tool', 'hatch', 'envs', env, 'scripts', name],
+        ...(env === 'default' ? {} : { scope: env }),
+      })
     }
   }
   return out
@@ -409,7 +436,13 @@ function ryeScripts(rye: Table, problem: (path: string[], message: string) => vo
   for (const [name, def] of Object.entries(table(rye.scripts) ?? {})) {
     const path = ['tool', 'rye', 'scripts', name]
     const t = table(def)
-    const body = typeof def === 'string' ? def : strings(def)?.join(' ') ?? (t ? str(t.cmd) ?? strings(t.cmd)?.join(' ') ?? (strings(t.chain) ? `chain: ${strings(t.chain)!.join(', ')}` : str(t.call) ? `call ${t.call}` : undefined) : undefined)
+    const body = typeof def === 'string'
+      ? def
+      : strings(def)?.join(' ') ?? (
+        t
+          ? str(t.cmd) ?? strings(t.cmd)?.join(' ') ?? (strings(t.chain) ? `chain: ${strings(t.chain)!.join(', ')}` : str(t.call) ? `call ${t.call}` : undefined)
+          : undefined
+      )
     if (body === undefined) {
       problem(path, `rye script "${name}" must be a command string, a list, or a table with cmd, chain or call; rye refuses it`)
       continue

@@ -469,7 +469,16 @@ function hasWorkspaces(root: string): boolean {
  * that folder as `<runner> run <script>` (`node --run <script>` for the node runner; `install`
  * is `<package manager> install`). Undefined, after `say`, when there is nothing it could run.
  */
-function npmTask(root: string, label: string, script: string, path: string, npm: NpmRunners, files: string[], insideCwd: (abs: string) => boolean, say: (message: string) => void): Omit<Built, 'deps'> | undefined {
+function npmTask(
+  root: string,
+  label: string,
+  script: string,
+  path: string,
+  npm: NpmRunners,
+  files: string[],
+  insideCwd: (abs: string) => boolean,
+  say: (message: string) => void,
+): Omit<Built, 'deps'> | undefined {
   const where = path ? ` of ${path}` : ''
   if (path.includes('${')) return void say(`runs the npm script "${script}" of ${path}, a path with a variable VS Code fills in; not listed`)
   const dir = resolve(root, path || '.')
@@ -511,7 +520,12 @@ function npmTask(root: string, label: string, script: string, path: string, npm:
  * nothing to read. `taskName` names a task (0.1.0 has no `label`); the host's section of the file
  * may hold tasks of its own, which replace those of the same name.
  */
-export function fromVersion1(doc: Task, plain: string, report: (message: string, line?: number, severity?: 'error' | 'warning') => void, lineOf: (key: string) => number | undefined): { tasks: Task[]; lines: Array<number | undefined> } | undefined {
+export function fromVersion1(
+  doc: Task,
+  plain: string,
+  report: (message: string, line?: number, severity?: 'error' | 'warning') => void,
+  lineOf: (key: string) => number | undefined,
+): { tasks: Task[]; lines: Array<number | undefined> } | undefined {
   const host = isRecord(doc[HOST_KEY]) ? (doc[HOST_KEY] as Task) : undefined
   if (doc.tasks !== undefined && !Array.isArray(doc.tasks)) {
     report('"tasks" must be a list of task objects; VS Code reads none of them', lineOf('tasks'), 'error')
@@ -597,7 +611,11 @@ interface CommandConf {
 function commandOf(c: Task): CommandConf {
   const command = Array.isArray(c.command) && c.command.every((x) => typeof x === 'string') ? c.command.join(' ') : c.command
   // As VS Code reads it: any boolean isShellCommand (false too) or a shell configuration means a shell.
-  const runtime = typeof c.isShellCommand === 'boolean' || isRecord(c.isShellCommand) ? 'shell' : c.isShellCommand !== undefined ? (c.isShellCommand ? 'shell' : 'process') : c.type === 'shell' || c.type === 'process' ? c.type : undefined
+  const runtime = typeof c.isShellCommand === 'boolean' || isRecord(c.isShellCommand)
+    ? 'shell'
+    : c.isShellCommand !== undefined
+      ? (c.isShellCommand ? 'shell' : 'process')
+      : c.type === 'shell' || c.type === 'process' ? c.type : undefined
   return {
     ...(command !== undefined ? { command } : {}),
     ...(runtime ? { runtime } : {}),

@@ -100,7 +100,14 @@ class Sink {
     if (this.#seen.has(key)) return
     this.#seen.add(key)
     if (this.unknown.length < MAX_UNKNOWN - 1) {
-      this.unknown.push({ text, file: at.file, ...(at.line !== undefined ? { line: at.line } : {}), why, via: [...at.via], ...(always ? { always: true as const } : {}) })
+      this.unknown.push({
+        text,
+        file: at.file,
+        ...(at.line !== undefined ? { line: at.line } : {}),
+        why,
+        via: [...at.via],
+        ...(always ? { always: true as const } : {}),
+      })
     } else this.#overflow(text, `the body has more than ${MAX_UNKNOWN} parts that can't be read (MAX_UNKNOWN); the rest are gathered here`, at)
   }
 
@@ -118,7 +125,14 @@ class Sink {
     const at = spill.at
     // Gathered whole, the text is searched for destructive words like any unknown part; cut short, what was left out can't be.
     const cut = spill.size >= MAX_SPILL
-    const last: UnknownPart = { text: spill.texts.join('\n'), file: at.file, ...(at.line !== undefined ? { line: at.line } : {}), why, via: [...at.via], ...(cut ? { always: true as const } : {}) }
+    const last: UnknownPart = {
+      text: spill.texts.join('\n'),
+      file: at.file,
+      ...(at.line !== undefined ? { line: at.line } : {}),
+      why,
+      via: [...at.via],
+      ...(cut ? { always: true as const } : {}),
+    }
     return { lines: this.lines, unknown: [...this.unknown, last] }
   }
 }
