@@ -1,6 +1,10 @@
 /**
- * `/chef on|off|takeover|board`: the command a person types, answered at once.
+ * `/chef on|off|takeover|board|send|stop|close`: the command a person types, answered at once.
  *
+ * - `send`, `stop` and `close` are the chef tools' operations (`ChefOperations`, the same calls and
+ *   the same answers), typed by a person: the live board offers them ready to copy. Only the lease
+ *   owner writes; a read-only session says so and names `/chef takeover`. A line that can't run
+ *   says why and what to type.
  * - In a session that has had no turn yet, dsh's web page hides a command's own answer (a command
  *   row alone keeps the conversation blank), so `/chef on` there would show nothing until the first
  *   prompt. The answer then also goes into the session as a kitchen notice (a plugin message, as a
@@ -12,9 +16,10 @@
  */
 import type { Context } from '@deepseek-ai/cordis'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
-import { CHEF_ALREADY_OFF_TEXT, CHEF_OFF_TEXT, boardOffText, boardRestoringText, chefUsageText } from '../kitchen/index.js'
+import { CHEF_ALREADY_OFF_TEXT, CHEF_OFF_TEXT, KitchenError, boardOffText, boardRestoringText, chefUsageText } from '../kitchen/index.js'
+import { chefLineProblemText, chefReadOnlyText } from '../kitchen/derive/texts.js'
 import type { KitchenHost } from './host.js'
-import { CHEF_COMMAND, chefVerb } from './mode.js'
+import { CHEF_COMMAND, parseChefLine, type ChefLine, type ChefTaskVerb } from './mode.js'
 import type { ChefOperations } from './operations.js'
 import { errorText, type ChefAgent, type ChefSessions } from './sessions.js'
 import { WAKE_PLUGIN } from './wakes.js'
@@ -39,43 +44,93 @@ export interface ChefCommandParts {
 export function chefCommand(ctx: Context, parts: ChefCommandParts) {
   return {
     name: CHEF_COMMAND,
-    description: 'Chef mode: dispatch coding tasks to background cooks (on, off, takeover, board)',
-    input: { hint: '[on|off|takeover|board]' },
+    description: 'Chef mode: dispatch coding tasks to background cooks (on, off, takeover, board; send, stop, close a task)',
+    input: { hint: '[on|off|takeover|board] | send <id> <message> | stop <id> | close <id> [merge|discard]' },
     handler: ({ agent, rawInput }: { agent: ChefAgent; rawInput: string }) => runChefCommand(ctx, parts, agent, rawInput),
   }
 }
 
 export async function runChefCommand(ctx: Context, parts: ChefCommandParts, agent: ChefAgent, rawInput: string): Promise<CommandResult> {
-  const verb = chefVerb(rawInput)
-  if (!verb) return { kind: 'error', text: chefUsageText(rawInput) }
+  const line = parseChefLine(rawInput)
+  if (!line) return { kind: 'error', text: chefUsageText(rawInput) }
   try {
-    switch (verb) {
+    switch (line.verb) {
       case 'on':
       case 'takeover':
-        return shown(agent, await parts.sessions.enter(agent, verb === 'takeover'))
+        return shown(agent, await parts.sessions.enter(agent, line.verb === 'takeover'))
       case 'off':
         if (!parts.sessions.has(agent.id)) return { kind: 'success', text: CHEF_ALREADY_OFF_TEXT }
         await parts.sessions.leave(agent, true)
         return { kind: 'success', text: CHEF_OFF_TEXT }
       case 'board':
         return { kind: 'success', text: await board(ctx, parts, agent) }
+      default:
+        return await onTask(ctx, parts, agent, line)
     }
   } catch (error) {
     return { kind: 'error', text: errorText(error) }
   }
 }
 
-/** The board; a session coming back in chef mode is waited for (bounded), never called off. */
-async function board(ctx: Context, parts: ChefCommandParts, agent: ChefAgent): Promise<string> {
+/** `send`, `stop`, `close`: the tools' operations, in an open kitchen this session owns. */
+async function onTask(
+  ctx: Context, parts: ChefCommandParts, agent: ChefAgent, line: Exclude<ChefLine, { verb: 'on' | 'off' | 'takeover' | 'board' }>,
+): Promise<CommandResult> {
+  if ('problem' in line) return { kind: 'error', text: chefLineProblemText(line.verb, line.problem) }
+  const closed = await whyClosed(ctx, parts, agent)
+  if (closed) return { kind: 'error', text: closed }
+  const readOnly = (verb: ChefTaskVerb) => ({ kind: 'error' as const, text: chefReadOnlyText(verb, parts.host.standing()) })
+  if (parts.host.standing().kind !== 'owner') return readOnly(line.verb)
+  const ops = parts.operations
+  try {
+    if (line.verb === 'send') return { kind: 'success', text: (await ops.send(line.task, line.message)).text }
+    if (line.verb === 'stop') return { kind: 'success', text: (await ops.stop(line.task)).text }
+    if (line.how === 'merge') return { kind: 'success', text: (await ops.merge({ tasks: line.tasks })).text }
+    return await closeEach(ops, line.tasks, line.how === 'discard')
+  } catch (error) {
+    if (error instanceof KitchenError && error.code === 'KITCHEN_LEASE_LOST') return readOnly(line.verb)
+    throw error
+  }
+}
+
+/** Several closes, one line each (as chef_close answers); one close answers, or refuses, as a single close does. */
+async function closeEach(ops: ChefOperations, ids: readonly string[], discard: boolean): Promise<CommandResult> {
+  if (ids.length === 1) return { kind: 'success', text: (await ops.close(ids[0]!, discard)).text }
+  const lines: string[] = []
+  let failed = 0
+  for (const id of ids) {
+    try {
+      lines.push((await ops.close(id, discard)).text)
+    } catch (error) {
+      if (error instanceof KitchenError && error.code === 'KITCHEN_LEASE_LOST') throw error
+      failed++
+      lines.push(`${id} not closed: ${errorText(error)}`)
+    }
+  }
+  return { kind: failed === ids.length ? 'error' : 'success', text: lines.join('\n') }
+}
+
+/** Why there is no kitchen to act on in this session (as `/chef board` waits for one coming back), or undefined. */
+async function whyClosed(ctx: Context, parts: ChefCommandParts, agent: ChefAgent): Promise<string | undefined> {
+  const { host, sessions } = parts
+  await opening(ctx, parts, agent)
+  if (host.isOpen) return undefined
+  return sessions.isRestoring(agent.id) ? boardRestoringText(host.dir) : boardOffText(host.dir)
+}
+
+/** Waits for the kitchen to open, and for a session coming back in chef mode (bounded). */
+async function opening(ctx: Context, parts: ChefCommandParts, agent: ChefAgent): Promise<void> {
   const { host, sessions } = parts
   await host.ready()
-  if (!host.isOpen) {
-    const back = sessions.restore(agent)
-    if (back) await within(ctx, back, RESTORE_WAIT_MS)
-    await host.ready()
-  }
-  if (!host.isOpen) return sessions.isRestoring(agent.id) ? boardRestoringText(host.dir) : boardOffText(host.dir)
-  return parts.operations.board()
+  if (host.isOpen) return
+  const back = sessions.restore(agent)
+  if (back) await within(ctx, back, RESTORE_WAIT_MS)
+  await host.ready()
+}
+
+/** The board; a session coming back in chef mode is waited for (bounded), never called off. */
+async function board(ctx: Context, parts: ChefCommandParts, agent: ChefAgent): Promise<string> {
+  return (await whyClosed(ctx, parts, agent)) ?? parts.operations.board()
 }
 
 /** `p`, or nothing after `ms` (on the plugin's own timer, which ends with the plugin). */

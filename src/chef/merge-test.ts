@@ -27,6 +27,6 @@ export function mergeTester(ctx: Context, timeoutMs: () => number): MergeTest {
       command: done.command, from: done.from, baseBranch: run.baseBranch, branch: run.branch, outcome: done.outcome,
       exitCode: done.exitCode, timeoutMs: budget, seconds: done.seconds, denied: done.denied, tail: done.tail,
     })
-    return { ran: true, ok: done.ok, lines }
+    return { ran: true, ok: done.ok, lines, command: done.command, exitCode: done.exitCode }
   }
 }

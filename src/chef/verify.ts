@@ -15,6 +15,9 @@
  * - Only on a clean clone whose HEAD is the task branch as the kitchen brought it back: changes not
  *   committed are reported, never verified as if they were.
  *
+ * - What ran is recorded on the task as a `verified` event (the kitchen's, so the live board shows
+ *   it); the merge queue's test runs are recorded by the kitchen as they come back.
+ *
  * The merge queue's test (merge-test.ts) is the same policy on a branch brought onto its base:
  * `pickTest` (the base's command, gated on both trees) and `runConfined` (the shell, confined to
  * the tree it runs in) are shared.
@@ -29,6 +32,7 @@ import { judgeRecipeCall } from '../book/risk/index.js'
 import { discover } from '../book/discover.js'
 import { DEFAULT_STREAM_LIMIT } from '../book/execute.js'
 import { declaredAt, findTest, noTestCommandText, verifyNotRunText, verifyText, type Kitchen, type ResultView, type VerifyVerdict } from '../kitchen/index.js'
+import { verifyNotRecordedText } from '../kitchen/derive/texts.js'
 
 export type Verified = VerifyVerdict
 
@@ -153,5 +157,18 @@ export async function verifyTask(ctx: Context, kitchen: Kitchen, r: ResultView, 
     denied: run.denied,
     tail: run.tail,
   })
-  return { lines, verified: { ok: run.ok, command: run.command, exitCode: run.exitCode, outcome: run.outcome } }
+  const recorded = await record(kitchen, r, run)
+  return { lines: recorded ? [...lines, recorded] : lines, verified: { ok: run.ok, command: run.command, exitCode: run.exitCode, outcome: run.outcome } }
+}
+
+/** The run as a `verified` event on the task (the board shows it); a line saying why when it could not be recorded. */
+async function record(kitchen: Kitchen, r: ResultView, run: ConfinedRun): Promise<string | undefined> {
+  try {
+    await kitchen.recordVerified(r.task, {
+      by: 'result', passed: run.ok, command: run.command, ...(r.tipCommit ? { tip: r.tipCommit } : {}), exitCode: run.exitCode,
+    })
+    return undefined
+  } catch (error) {
+    return verifyNotRecordedText((error as Error)?.message ?? String(error))
+  }
 }

@@ -257,6 +257,9 @@ export function taskBranchProblem(
  * - `notified`: the chef's session received the wake for this run.
  * - `launch_failed`: the launch of `run` produced no output; `reason` says why.
  * - `closed`: the task is closed; `discarded` when closed with `discard: true`.
+ * - `verified`: the project's test command ran on the task's work (`by` chef_result's verify, or the
+ *   merge queue's test on the branch brought onto its base): `command` (cut to
+ *   MAX_VERIFIED_COMMAND_CHARS), `passed`, the `tip` it ran on, `exitCode` when the process exited.
  */
 export type LogEvent =
   | { type: 'prompt'; at: Millis; run: RunNo }
@@ -267,6 +270,10 @@ export type LogEvent =
   | { type: 'notified'; at: Millis; run: RunNo }
   | { type: 'launch_failed'; at: Millis; run: RunNo; reason: string }
   | { type: 'closed'; at: Millis; discarded: boolean }
+  | { type: 'verified'; at: Millis; by: 'result' | 'merge'; passed: boolean; command: string; tip?: string; exitCode?: number }
+
+/** A `verified` event's command is cut to this many characters (a project names its own commands). */
+export const MAX_VERIFIED_COMMAND_CHARS = 500
 
 const at = int()
 const run = int(1) as Parser<RunNo>
@@ -279,6 +286,10 @@ export const logEvent: Parser<LogEvent> = tagged<LogEvent>('type', {
   notified: obj({ type: oneOf(['notified']), at, run }),
   launch_failed: obj({ type: oneOf(['launch_failed']), at, run, reason: str }),
   closed: obj({ type: oneOf(['closed']), at, discarded: bool }),
+  verified: obj(
+    { type: oneOf(['verified']), at, by: oneOf(['result', 'merge']), passed: bool, command: pattern(/^[^]{0,500}$/, 'a command of at most 500 characters') },
+    { tip: pattern(/^[0-9a-f]{40,64}$/, 'a commit id'), exitCode: int(0) },
+  ),
 })
 
 // ---------------------------------------------------------------- lease/<g>.json

@@ -29,7 +29,7 @@ import {
   type Action, type CooksSnapshot, type DispatchItem, type ModelCheck, type ResultFacts,
 } from './derive/index.js'
 import {
-  DEFAULT_BRANCH_PREFIX, KitchenError, MAX_MESSAGE_CHARS, MAX_NOTE_CHARS, TASK_FORMAT, isProjectName, sameHolder,
+  DEFAULT_BRANCH_PREFIX, KitchenError, MAX_MESSAGE_CHARS, MAX_NOTE_CHARS, MAX_VERIFIED_COMMAND_CHARS, TASK_FORMAT, isProjectName, sameHolder,
   type Dispatched, type SendResult, type Standing, type StopResult, type HolderAlive, type Identity, type KitchenConfig, type KitchenSnapshot, type Lease,
   type LiveCook, type LiveMap, type Millis, type Notice, type ProjectSpec, type RunNo, type TaskId,
   type TaskRecord, type TaskSpec, type TaskView, type WakeFacts,
@@ -1257,6 +1257,21 @@ export class Kitchen extends KitchenBase {
     })
   }
 
+  /**
+   * Record that the project's test command ran on a task's work (chef_result's verify, the merge
+   * queue's test): a `verified` event in its log, the command cut to its bound. Only the owner writes.
+   */
+  recordVerified(id: string, v: { by: 'result' | 'merge'; passed: boolean; command: string; tip?: string; exitCode?: number | null }): Promise<void> {
+    return this.serial(async () => {
+      this.checkLease()
+      const { rec } = await this.locate(id)
+      const tip = v.tip && /^[0-9a-f]{40,64}$/.test(v.tip) ? { tip: v.tip } : {}
+      const exit = typeof v.exitCode === 'number' && Number.isSafeInteger(v.exitCode) && v.exitCode >= 0 ? { exitCode: v.exitCode } : {}
+      const command = v.command.slice(0, MAX_VERIFIED_COMMAND_CHARS)
+      this.store.appendLog(rec.id, { type: 'verified', at: this.now(), by: v.by, passed: v.passed, command, ...tip, ...exit })
+    })
+  }
+
   private recordTip(rec: TaskRecord, review: Review): void {
     if (!review.tip || review.notBack || lastTip(rec) === review.tip) return
     this.checkLease()
@@ -1335,9 +1350,22 @@ export class Kitchen extends KitchenBase {
         mkdirSync(dir)
         await git.checkoutTree(repo, commit, dir)
       },
-      ...(this.deps.mergeTest ? { test: this.deps.mergeTest } : {}),
+      ...(this.deps.mergeTest ? { test: this.recordedMergeTest(this.deps.mergeTest) } : {}),
       close: async (id, landed) => (await this.close(id, { landed })).text,
       ...(deliver ? { report: (entries: readonly MergeEntry[]) => deliver({ text: mergeWakeText(this.mergeWhere(entries)), runs: [] }) } : {}),
+    }
+  }
+
+  /** The host's merge test, with each run it made recorded as a `verified` event on its task. */
+  private recordedMergeTest(test: MergeTest): MergeTest {
+    return async (run) => {
+      const v = await test(run)
+      if (v.ran && v.command !== undefined && !run.signal?.aborted) {
+        await this.recordVerified(run.task, {
+          by: 'merge', passed: v.ok, command: v.command, ...(run.tip ? { tip: run.tip } : {}), ...(v.exitCode !== undefined ? { exitCode: v.exitCode } : {}),
+        })
+      }
+      return v
     }
   }
 

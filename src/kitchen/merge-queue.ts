@@ -274,6 +274,8 @@ export interface MergeTestRun {
   /** A work clone with the result checked out: where the test runs (its whole writable world). */
   workDir: string
   testCommand?: string
+  /** The result's commit (what the test runs on). */
+  tip?: string
   signal?: AbortSignal
 }
 
@@ -283,6 +285,9 @@ export interface MergeTestVerdict {
   ok: boolean
   /** The kitchen's lines about the run (command, where, how it ended, the output's tail), escaped. */
   lines: string[]
+  /** What ran and how it exited, when it ran (the kitchen records it as a `verified` event). */
+  command?: string
+  exitCode?: number | null
 }
 
 /** The host's test runner: the project's test command, confined to the work clone and gated as verify runs it. */
@@ -517,7 +522,7 @@ export class MergeQueue {
       await this.port.checkoutTree(t.repo, e.onto!, baseDir)
       verdict = await runner({
         task: e.task, project: t.project, baseBranch: t.baseBranch, branch: t.branch, baseDir, workDir,
-        ...(t.testCommand ? { testCommand: t.testCommand } : {}), ...(signal ? { signal } : {}),
+        ...(t.testCommand ? { testCommand: t.testCommand } : {}), ...(e.tip ? { tip: e.tip } : {}), ...(signal ? { signal } : {}),
       })
     } finally {
       s.done()

@@ -539,9 +539,43 @@ export function chefOnText(dir: string, s: Standing): string {
 export const CHEF_OFF_TEXT = 'Chef mode off. The cooks keep running; /chef on brings the board back.'
 export const CHEF_ALREADY_OFF_TEXT = 'Chef mode is already off in this session.'
 
+/** Every form of `/chef`, as a person types it. */
+export const CHEF_FORMS_TEXT =
+  '/chef on, /chef off, /chef takeover, /chef board, /chef send <id> <message>, /chef stop <id> or /chef close <id> [merge|discard]'
+
 /** A `/chef` argument that is no verb. */
 export function chefUsageText(raw: string): string {
-  return `Unknown /chef argument "${claim(raw.trim(), 80)}". Use /chef on, /chef off, /chef takeover or /chef board.`
+  return `Unknown /chef argument "${claim(raw.trim(), 80)}". Use ${CHEF_FORMS_TEXT}.`
+}
+
+/** Why a `/chef send|stop|close` line can't run (as `mode.ts` parses it). */
+export type ChefLineProblemText =
+  | { kind: 'no-task' }
+  | { kind: 'bad-task'; given: string }
+  | { kind: 'no-message'; task: string }
+  | { kind: 'extra'; given: string }
+  | { kind: 'merge-and-discard' }
+
+const CHEF_TASK_FORMS = { send: '/chef send <id> <message>', stop: '/chef stop <id>', close: '/chef close <id> [merge|discard]' } as const
+
+/** The refusal of a `/chef send|stop|close` line: why, and what to type. */
+export function chefLineProblemText(verb: 'send' | 'stop' | 'close', p: ChefLineProblemText): string {
+  const form = CHEF_TASK_FORMS[verb]
+  switch (p.kind) {
+    case 'no-task': return `/chef ${verb} needs a task id: type ${form} (/chef board lists the tasks).`
+    case 'bad-task': return `"${claim(p.given, 80)}" is not a task id like "api-7": type ${form} (/chef board lists the tasks).`
+    case 'no-message': return `/chef send ${p.task} needs a message: type /chef send ${p.task} <message>.`
+    case 'extra': return `/chef ${verb} takes a task id only, not "${claim(p.given, 80)}": type ${form}.`
+    case 'merge-and-discard': return 'merge lands the work and discard throws it away: type /chef close <id> merge or /chef close <id> discard.'
+  }
+}
+
+/** `/chef send|stop|close` in a session that does not own the kitchen: nothing was written. */
+export function chefReadOnlyText(verb: 'send' | 'stop' | 'close', s: Standing): string {
+  const why = s.kind === 'owner'
+    ? 'its lease was lost'
+    : s.holder ? `${leaseHolderText(s.holder)} holds the lease` : claim(s.reason ?? 'it cannot be written', 300)
+  return `Not done: this session's kitchen is read-only (${why}), so /chef ${verb} changed nothing. Type /chef takeover to take it over, then /chef ${verb} again.`
 }
 
 /** `/chef board` in a session that is not in chef mode. */
@@ -552,6 +586,11 @@ export function boardOffText(dir: string): string {
 /** `/chef board` while a session that was in chef mode is still coming back (after a restart). */
 export function boardRestoringText(dir: string): string {
   return `Chef mode is coming back in this session: the kitchen at ${shown(dir)} is still opening. Run /chef board again in a moment.`
+}
+
+/** Verify ran, but its result could not be written to the task's log. */
+export function verifyNotRecordedText(reason: string): string {
+  return `Verify result not recorded (the board does not show it): ${claim(reason, 300)}`
 }
 
 /** Why verify did not run in a session that does not own the kitchen. */

@@ -19,7 +19,7 @@ export function chefActions(id: string): ChefAction[] {
   return [
     { action: 'send', command: `/chef send ${id} <message>`, what: 'steer the cook, or start the task again with a message' },
     { action: 'stop', command: `/chef stop ${id}`, what: 'stop its cook (the clone stays)' },
-    { action: 'close', command: `/chef close ${id}`, what: 'close it once its branch is merged (add "discard" to drop the work)' },
+    { action: 'close', command: `/chef close ${id}`, what: 'close it once its branch is merged (add "merge" to land it first, tested; "discard" to drop the work)' },
   ]
 }
 

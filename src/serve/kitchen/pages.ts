@@ -105,7 +105,7 @@ function branchHtml(row: TaskRow): string {
   return `<code class="branch name">${nameHtml(row.branch)}</code><br><span class="ahead" data-field="ahead">${markedHtml(aheadText(row))}</span>`
 }
 
-const NOT_RECORDED = 'The kitchen does not record verify results yet: chef_result {verify: true} tells the chef'
+const NOT_RECORDED = 'Not verified yet: chef_result {verify: true} runs the test on it, chef_close {merge: true} before it lands'
 
 /** The verify result; `short` for the board's narrow column. */
 export function verifyHtml(row: TaskRow, short = false): string {

@@ -34,7 +34,7 @@ export interface Fallback {
   error: string
 }
 
-/** A verify result as the kitchen records it. The kitchen records none yet, so the board shows null. */
+/** A verify result as the kitchen records it: the task's last `verified` event (chef_result's verify, the merge queue's test). */
 export interface VerifyResult {
   passed: boolean
   command: string
@@ -144,9 +144,18 @@ export function taskRow(rec: TaskRecord, view: TaskView, lines: readonly RunEntr
     model: view.model ?? null, models: spec.models.map((p) => p.model), fallbacks: fallbacksOf(rec),
     branch: spec.branch, baseBranch: spec.baseBranch,
     ahead: facts.ahead ?? null, tip: facts.tip ?? null, tipSource: facts.source ?? null, branchProblem: facts.problem ?? null,
-    run: currentRun(rec) ?? null, lines: [...lines], verify: null, pending: view.pending, createdAt: spec.createdAt ?? null,
+    run: currentRun(rec) ?? null, lines: [...lines], verify: lastVerify(rec), pending: view.pending, createdAt: spec.createdAt ?? null,
     live: view.live !== undefined,
   }
+}
+
+/** The task's last `verified` event, as the row shows it; null before the chef verified it. */
+export function lastVerify(rec: TaskRecord): VerifyResult | null {
+  for (let i = rec.log.length - 1; i >= 0; i--) {
+    const e = rec.log[i]!
+    if (e.type === 'verified') return { passed: e.passed, command: e.command, at: e.at }
+  }
+  return null
 }
 
 /** Open tasks first, then the newest first: what a person looks for on a busy board. */

@@ -132,6 +132,10 @@ export function logText(e: LogEvent): string {
     case 'notified': return `run ${e.run}: the chef was told`
     case 'launch_failed': return `run ${e.run}: the launch failed: ${e.reason}`
     case 'closed': return e.discarded ? 'closed, its work discarded' : 'closed'
+    case 'verified': {
+      const how = e.passed ? 'passed' : `failed${e.exitCode !== undefined ? ` (exit ${e.exitCode})` : ''}`
+      return `${e.by === 'merge' ? 'tested in the merge queue' : 'verified'}: \`${e.command}\` ${how}${e.tip ? ` at ${e.tip.slice(0, 10)}` : ''}`
+    }
   }
 }
 
