@@ -43,7 +43,11 @@ export function rulebookPlugin(name: string, text: RulebookText): RulebookPlugin
     name: `command-scout-rulebook-${name}`,
     inject: ['systemPrompt'],
     apply(ctx: Context) {
-      const c = ctx as unknown as { on(e: string, f: (r: unknown) => void): void; emit(e: string, r: unknown): void; systemPrompt: { section(s: unknown): () => void } }
+      const c = ctx as unknown as {
+        on(e: string, f: (r: unknown) => void): void
+        emit(e: string, r: unknown): void
+        systemPrompt: { section(s: unknown): () => void }
+      }
       c.on(RULEBOOKS_EVENT, (request) => {
         if (isRulebooksRequest(request) && !request.rulebooks.includes(name)) request.rulebooks.push(name)
       })

@@ -124,7 +124,12 @@ export async function runConfined(
 }
 
 /** The lines verify adds to a result, and what ran (when something did). */
-export async function verifyTask(ctx: Context, kitchen: Kitchen, r: ResultView, options: { named?: string; timeoutMs: number; signal?: AbortSignal }): Promise<{ lines: string[]; verified?: Verified }> {
+export async function verifyTask(
+  ctx: Context,
+  kitchen: Kitchen,
+  r: ResultView,
+  options: { named?: string; timeoutMs: number; signal?: AbortSignal },
+): Promise<{ lines: string[]; verified?: Verified }> {
   const not = (why: string) => ({ lines: [verifyNotRunText(why)] })
   const s = r.state
   if (s.kind === 'cooking') return not('the cook is still working; verify once it reports')

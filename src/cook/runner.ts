@@ -145,7 +145,11 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
     a.systemPrompt.section({ ...CONTRACT_SECTION, text: contractText(facts) })
     return undefined
   }
-  const agentOptions = { provider: selection.provider, model: selection.model, ...(selection.reasoningEffort ? { reasoningEffort: selection.reasoningEffort } : {}) }
+  const agentOptions = {
+    provider: selection.provider,
+    model: selection.model,
+    ...(selection.reasoningEffort ? { reasoningEffort: selection.reasoningEffort } : {}),
+  }
   const agents = c.agents as Agents
   let handle: Handle
   let resumed = true

@@ -46,7 +46,13 @@ interface GitRun {
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_LFS_SKIP_SMUDGE: '1' }
 
 async function git(cwd: string, args: readonly string[], env: Record<string, string> = {}, input?: string): Promise<GitRun> {
-  const r = await execa('git', args, { cwd, reject: false, env: { ...GIT_ENV, ...env }, ...(input !== undefined ? { input } : { stdin: 'ignore' as const }), timeout: 60_000 })
+  const r = await execa('git', args, {
+    cwd,
+    reject: false,
+    env: { ...GIT_ENV, ...env },
+    ...(input !== undefined ? { input } : { stdin: 'ignore' as const }),
+    timeout: 60_000,
+  })
   if (r.exitCode === undefined && r.failed) {
     throw new GitError(`git ${args.join(' ')} could not run in ${cwd}: ${r.shortMessage}`, args, { cause: r })
   }

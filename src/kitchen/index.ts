@@ -14,7 +14,8 @@ export {
   cooksSnapshot, COOKS_EVENT, COOKS_REQUEST_EVENT, type CooksSnapshot, type CookTask,
   normalizeDispatch, type DispatchItem, type NormalizedDispatch,
   modelsPrompt, rulebookFor, missingRulebooks, claim, verifyText, verifyNotRunText,
-  resultHeadline, type VerifyVerdict, FORMATS_TEXT, leaseHolderText, leaseLostText, commandsText, sendText, stopText, boardHeadingText, serveLineText, chefOnText, chefUsageText,
+  resultHeadline, type VerifyVerdict, FORMATS_TEXT, leaseHolderText, leaseLostText, commandsText, sendText, stopText,
+  boardHeadingText, serveLineText, chefOnText, chefUsageText,
   boardOffText, boardRestoringText, CHEF_OFF_TEXT, CHEF_ALREADY_OFF_TEXT, VERIFY_READ_ONLY_TEXT, namedTestProblemText, noTestCommandText, type CommandsFound,
   commandLine, declaredAt, findNamed, findTest, findBuild, verificationOrder,
 } from './derive/index.js'

@@ -1070,7 +1070,15 @@ export class Kitchen extends KitchenBase {
       if ((await git.checkBranchName(path, sample)) !== sample) {
         throw new KitchenError('KITCHEN_BAD_BRANCH', `branch prefix "${prefix}" gives the invalid task branch "${sample}" (git check-ref-format --branch); use a prefix like "issue/" or "feat/"`)
       }
-      const spec: ProjectSpec = { name, path, baseBranch: base, branchPrefix: prefix, createdAt: this.now(), ...(input.note ? { note: input.note } : {}), ...(input.testCommand?.trim() ? { testCommand: input.testCommand.trim() } : {}) }
+      const spec: ProjectSpec = {
+        name,
+        path,
+        baseBranch: base,
+        branchPrefix: prefix,
+        createdAt: this.now(),
+        ...(input.note ? { note: input.note } : {}),
+        ...(input.testCommand?.trim() ? { testCommand: input.testCommand.trim() } : {}),
+      }
       this.store.addProject(spec)
       this.record(spec)
       await this.tickBody()
@@ -1107,7 +1115,11 @@ export class Kitchen extends KitchenBase {
         }
         let models
         try {
-          models = selectModels({ ...(item.model !== undefined ? { model: item.model } : {}), ...(item.rule !== undefined ? { rule: item.rule } : {}) }, config.models, this.deps.modelCheck)
+          models = selectModels(
+            { ...(item.model !== undefined ? { model: item.model } : {}), ...(item.rule !== undefined ? { rule: item.rule } : {}) },
+            config.models,
+            this.deps.modelCheck,
+          )
         } catch (error) {
           if (error instanceof KitchenError) throw new KitchenError(error.code, `${where}${error.message}`, { cause: error })
           throw error

@@ -93,7 +93,9 @@ export function normalizeDispatch(input: unknown): NormalizedDispatch {
     const rule = ownRouting ? own.rule : top.rule
     if (!ownRouting && (top.model !== undefined || top.rule !== undefined)) usedRouting = true
     if (model !== undefined && rule !== undefined) add('rule_with_model', `${at}`, ruleWithModel(ownRouting ? `${at}.` : ''))
-    if (project !== undefined && own.title !== undefined && own.brief !== undefined) items.push(item({ project, title: own.title, brief: own.brief, model, rule }))
+    if (project !== undefined && own.title !== undefined && own.brief !== undefined) {
+      items.push(item({ project, title: own.title, brief: own.brief, model, rule }))
+    }
   })
   if (tasks.length > 0) {
     if (top.project !== undefined && !usedProject) add('unused_field', 'project', 'the top-level project applies to no task, because every task sets its own; remove it')

@@ -17,9 +17,11 @@ export {
 } from './dispatch.js'
 export {
   noticeLine, sawText, wakeText, restartText, boardText, widgetLines, stateText, outcomeText, needsYou, duration, oneLine,
-  projectText, dispatchText, dispatchFailedText, resultText, resultFacts, resultClaim, closeText, claim, verifyText, verifyNotRunText, briefPrompt, messagesPrompt, fallbackPrompt, launchPrompt,
+  projectText, dispatchText, dispatchFailedText, resultText, resultFacts, resultClaim, closeText, claim, verifyText, verifyNotRunText,
+  briefPrompt, messagesPrompt, fallbackPrompt, launchPrompt,
   cooksSnapshot, COOKS_EVENT, COOKS_REQUEST_EVENT,
-  resultHeadline, type VerifyVerdict, FORMATS_TEXT, leaseHolderText, leaseLostText, commandsText, sendText, stopText, boardHeadingText, serveLineText, chefOnText, chefUsageText,
+  resultHeadline, type VerifyVerdict, FORMATS_TEXT, leaseHolderText, leaseLostText, commandsText, sendText, stopText,
+  boardHeadingText, serveLineText, chefOnText, chefUsageText,
   boardOffText, boardRestoringText, CHEF_OFF_TEXT, CHEF_ALREADY_OFF_TEXT, VERIFY_READ_ONLY_TEXT, namedTestProblemText, noTestCommandText,
   type Board, type PromptTask, type ResultFacts, type CooksSnapshot, type CookTask, type CookPaths, type CommandsFound,
 } from './texts.js'

@@ -248,7 +248,15 @@ export type Action =
    * messages; `existing`: the prompt file of an interrupted launch, plus newer messages; `fallback`:
    * the fallback prompt), claim, spawn on `candidate`.
    */
-  | { kind: 'launch'; task: TaskId; run: RunNo; prompt: PromptKind; why: 'new' | 'message' | 'interrupted-launch' | 'fallback'; candidate?: Profile; fallback?: { failed: TriedModel; next?: Profile } }
+  | {
+    kind: 'launch'
+    task: TaskId
+    run: RunNo
+    prompt: PromptKind
+    why: 'new' | 'message' | 'interrupted-launch' | 'fallback'
+    candidate?: Profile
+    fallback?: { failed: TriedModel; next?: Profile }
+  }
   /** Unlink the empty claim of `run` (older than reclaimAfterMs), before the launch of the same run. */
   | { kind: 'reclaim'; task: TaskId; run: RunNo }
   /** Signal the cook's process group: `stop` escalates a stop, `stuck` ends a settled cook that lingers. */
@@ -293,8 +301,11 @@ export function plan(records: readonly TaskRecord[], live: LiveMap, now: Millis,
       const stopAt = record.log.findLast((e) => e.type === 'stop' && e.run === cook.run)?.at
       if (run?.fold.settledAt !== undefined) {
         const quiet = now - (run.fold.lastAt ?? run.fold.settledAt)
-        if (quiet >= config.exitGraceMs + config.killGraceMs) actions.push({ kind: 'signal', task: view.id, pid: cook.pid, run: cook.run, signal: 'SIGKILL', why: 'stuck' })
-        else if (quiet >= config.exitGraceMs) actions.push({ kind: 'signal', task: view.id, pid: cook.pid, run: cook.run, signal: 'SIGTERM', why: 'stuck' })
+        if (quiet >= config.exitGraceMs + config.killGraceMs) {
+          actions.push({ kind: 'signal', task: view.id, pid: cook.pid, run: cook.run, signal: 'SIGKILL', why: 'stuck' })
+        } else if (quiet >= config.exitGraceMs) {
+          actions.push({ kind: 'signal', task: view.id, pid: cook.pid, run: cook.run, signal: 'SIGTERM', why: 'stuck' })
+        }
       } else if (stopAt !== undefined && now - stopAt >= config.killGraceMs) {
         actions.push({ kind: 'signal', task: view.id, pid: cook.pid, run: cook.run, signal: 'SIGKILL', why: 'stop' })
       }

@@ -314,7 +314,11 @@ export function projectText(p: ProjectSpec): string {
 }
 
 /** The answer of dispatch: one line per task, then the promise of an update. */
-export function dispatchText(tasks: readonly (Dispatched & { skipped: readonly { model: string; reason: string }[]; again?: boolean })[], busy: number, cap: number): string {
+export function dispatchText(
+  tasks: readonly (Dispatched & { skipped: readonly { model: string; reason: string }[]; again?: boolean })[],
+  busy: number,
+  cap: number,
+): string {
   const lines = tasks.map((t) => {
     const skipped = t.skipped.length > 0 ? ` Skipped models: ${t.skipped.map((s) => `${claim(s.model, 120)} (${claim(s.reason, 200)})`).join('; ')}.` : ''
     if (t.again) return `${t.task} was dispatched already by the same request (on branch ${t.branch}); nothing new was created for it.`

@@ -138,7 +138,9 @@ function modelRule(r: unknown, at: string, err: (line: string) => void): ModelRu
   if (r.why !== undefined && typeof r.why !== 'string') bad(`${at}.why must be a string`)
   const use = r.use === undefined ? (err(`${at}.use must name a model or a list of models`), []) : profiles(r.use, `${at}.use`, err, false)
   if (!ok || use.length === 0) return undefined
-  return r.why === undefined ? { name: r.name as string, when: r.when as string, use } : { name: r.name as string, when: r.when as string, use, why: r.why as string }
+  return r.why === undefined
+    ? { name: r.name as string, when: r.when as string, use }
+    : { name: r.name as string, when: r.when as string, use, why: r.why as string }
 }
 
 /** A single profile is a list of one. */

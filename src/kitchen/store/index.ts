@@ -266,7 +266,9 @@ export class Store implements SnapshotLayout {
       for (const name of readdirSync(join(this.root, 'worktrees'))) {
         // a clone that was being built when its owner stopped
         const path = join(this.root, 'worktrees', name)
-        if (name.startsWith('.new-') && now - (lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now) >= CREATING_MS) rmSync(path, { recursive: true, force: true })
+        if (name.startsWith('.new-') && now - (lstatSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now) >= CREATING_MS) {
+          rmSync(path, { recursive: true, force: true })
+        }
       }
     } catch {
       // no worktrees/ yet

@@ -401,7 +401,17 @@ export class SnapshotReader {
     const runs: RunRecord[] = []
     let bad = c.logBad
     for (const r of [...c.runs.values()].sort((a, b) => a.n - b.n)) {
-      r.record ??= { n: r.n, hasPrompt: r.hasPrompt, claimed: r.claimed, size: r.size, mtimeMs: r.mtimeMs, errSize: r.errSize, errTail: r.errTail, fold: r.fold, ...(r.more ? { partial: true } : {}) }
+      r.record ??= {
+        n: r.n,
+        hasPrompt: r.hasPrompt,
+        claimed: r.claimed,
+        size: r.size,
+        mtimeMs: r.mtimeMs,
+        errSize: r.errSize,
+        errTail: r.errTail,
+        fold: r.fold,
+        ...(r.more ? { partial: true } : {}),
+      }
       runs.push(r.record)
       bad += r.fold.bad
     }
@@ -634,8 +644,9 @@ function apply(next: Mutable, line: RunLine | undefined): void {
       }
       break
     case 'tool_end':
-      if (line.tool === REPORT_TOOL && line.report && !line.isError) next.report = { status: line.report.status, summary: keep(line.report.summary, MAX_KEPT_TEXT) }
-      else if (line.tool !== REPORT_TOOL) endCall(next, line)
+      if (line.tool === REPORT_TOOL && line.report && !line.isError) {
+        next.report = { status: line.report.status, summary: keep(line.report.summary, MAX_KEPT_TEXT) }
+      } else if (line.tool !== REPORT_TOOL) endCall(next, line)
       act('thinking')
       break
     case 'settled':
