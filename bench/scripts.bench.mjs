@@ -104,8 +104,8 @@ export function printTable(rows) {
 const fmt = (ms) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`
 
 async function main() {
-  const { scriptsCollector } = await import(new URL('collectors/scripts.js', DIST))
-  const { normalizeConfig } = await import(new URL('src/config.js', DIST))
+  const { scriptsCollector } = await import(new URL('src/collectors/scripts/collect.js', DIST))
+  const { normalizeConfig } = await import(new URL('src/book/config.js', DIST))
   const options = normalizeConfig({}).collectors.scripts
   const pnpm = findBin('pnpm')
   const npm = findBin('npm')

@@ -9,13 +9,17 @@
 // repeat scan is the remembered one, replayed. Then what each part buys (the bundle, V8's code
 // cache, the collectors' results reused while their files are unchanged, the whole scan
 // replayed), peak memory against a bare Node, and discover() in process on the vite-shaped one.
-// Usage: node bench/shapes.bench.mjs (after npm run build); SHAPES_RUNS=15 for steadier medians.
+// First of all, the figures of the load goals (bench/first-scan.mjs): first scans with an empty cache
+// directory, growth, and in process the package main's import and the first discover().
+// Usage: node bench/shapes.bench.mjs (after npm run build); SHAPES_RUNS=15 for steadier medians;
+// SHAPES_ONLY=first for those figures alone.
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { findBin, median, OFFLINE_ENV, PNPM_ENV, printTable } from './scripts.bench.mjs'
 import { SHAPES } from './shapes.mjs'
+import { firstScanFigures } from './first-scan.mjs'
 
 const BIN = new URL('../bin/command-scout', import.meta.url).pathname
 const FLOOR = new URL('floor.cjs', import.meta.url).pathname
@@ -52,6 +56,9 @@ function newest(dir) {
   }
   return n
 }
+
+firstScanFigures(RUNS)
+if (process.env.SHAPES_ONLY === 'first') process.exit(0)
 
 try {
   const repos = [
@@ -126,7 +133,7 @@ try {
   if (nodePeak) console.log(`peak memory of node -e 0: ${(nodePeak / 1024).toFixed(1)} MiB`)
 
   // What each part buys: the same scans, interleaved, each with one more part than the one before.
-  const unbundled = new URL('src/cli.js', DIST).href
+  const unbundled = new URL('src/cli/main.js', DIST).href
   const viaUnbundled = (dir) => execFileSync(process.execPath, ['--input-type=module', '-e', `const { main } = await import(${JSON.stringify(unbundled)}); process.exitCode = await main(process.argv.slice(1))`, 'scan', '--format', 'json', '--no-cache', '--root', dir], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] })
   const parts = [['repository', 'unbundled (dist/src/cli/main.js)', '+ bundle', '+ code cache', '+ results reused', '+ whole scan replayed', 'node -e 0']]
   for (const [name] of repos) {
@@ -147,8 +154,8 @@ try {
   printTable(parts)
 
   // Per collector, in process: where a scan's time goes (first call, then warm).
-  const { BUILTIN_COLLECTORS } = await import(new URL('collectors/index.js', DIST))
-  const { normalizeConfig } = await import(new URL('src/config.js', DIST))
+  const { BUILTIN_COLLECTORS } = await import(new URL('src/collectors/index.js', DIST))
+  const { normalizeConfig } = await import(new URL('src/book/config.js', DIST))
   const cfg = normalizeConfig({})
   const per = [['repository', ...BUILTIN_COLLECTORS.map((c) => c.source)]]
   for (const [name] of repos) {

@@ -49,6 +49,19 @@ export function makeTaskfileLike(dir) {
   }
 }
 
+/**
+ * One Makefile of `targets` targets, half of them documented (`## text`), with variables,
+ * prerequisites, a `.PHONY` line per ten and recipes that name variables: the growth benchmark's.
+ */
+export function makeBigMakefile(dir, targets) {
+  const lines = ['# A makefile with many targets', 'CC ?= cc', 'CFLAGS := -O2', 'OUT = build', '']
+  for (let i = 0; i < targets; i++) {
+    if (i % 10 === 0) lines.push(`.PHONY: ${Array.from({ length: Math.min(10, targets - i) }, (_, k) => `target-${i + k}`).join(' ')}`)
+    lines.push(`target-${i}: ${i + 1 < targets ? `target-${i + 1} ` : ''}| $(OUT)${i % 2 === 0 ? ` ## Build part ${i} of the project` : ''}`, `\t$(CC) $(CFLAGS) -c src/part-${i}.c -o $(OUT)/part-${i}.o $(EXTRA_${i % 7})`, '')
+  }
+  write(join(dir, 'Makefile'), `${lines.join('\n')}\n`)
+}
+
 /** The four shapes, by the directory name each gets. */
 export const SHAPES = {
   vite: (d) => makeMonorepo(d, 279, 'pnpm'),

@@ -69,7 +69,8 @@ export function discover(root = '.', config: ConfigInput | Config = {}, options:
       let result = cache?.reuse(collector.source, section)
       if (result) reused.push(collector.source)
       else {
-        const run = observing(() => runCollector({ source: collector.source, root: absRoot, budgetMs: options.budgetMs }, () => collector.collect({ root: absRoot, options: section })))
+        const guarded = { source: collector.source, root: absRoot, budgetMs: options.budgetMs }
+        const run = observing(() => runCollector(guarded, () => collector.collect({ root: absRoot, options: section })))
         result = run.value
         cache?.keep(collector.source, section, run.observations, run.value, run.value.overBudget)
       }

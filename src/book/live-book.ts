@@ -91,7 +91,12 @@ export class LiveBook {
   #closed = false
 
   constructor(readonly root: string, options: LiveBookOptions = {}) {
-    this.#options = { watch: options.watch ?? true, debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS, startupBudgetMs: options.startupBudgetMs ?? STARTUP_BUDGET_MS, onChange: options.onChange }
+    this.#options = {
+      watch: options.watch ?? true,
+      debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS,
+      startupBudgetMs: options.startupBudgetMs ?? STARTUP_BUDGET_MS,
+      onChange: options.onChange,
+    }
   }
 
   contribute(source: string, recipes: readonly Recipe[], diagnostics: readonly Diagnostic[] = []): () => void {

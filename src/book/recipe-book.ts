@@ -50,15 +50,31 @@ function fitLength(name: string, reserve = 0): string {
   return `${name.slice(0, max - 9).replace(/_+$/, '')}_${shortHash(name)}`
 }
 
+/**
+ * sanitizeName of scopes, remembered for one naming pass: a workspace repeats each package's scope
+ * for every script of it. Names and runners are not remembered: a large Makefile's names are all
+ * different and a runner is already clean, so the lookups would only add to the pass.
+ */
+type Sanitized = (text: string) => string
+
+function memoSanitize(): Sanitized {
+  const seen = new Map<string, string>()
+  return (text) => {
+    let out = seen.get(text)
+    if (out === undefined) seen.set(text, (out = sanitizeName(text)))
+    return out
+  }
+}
+
 /** The tool-name prefix of a recipe in scoped style: the runner that runs it (make, pnpm, just, ...). */
 export function toolPrefix(recipe: Recipe): string {
   return sanitizeName(recipe.runner) || sanitizeName(recipe.source) || 'cmd'
 }
 
 /** The unprefixed base of a recipe's tool name: scope (package, module, namespace) then name. */
-export function toolBase(recipe: Recipe): string {
+export function toolBase(recipe: Recipe, sanitizeScope: Sanitized = sanitizeName): string {
   const name = sanitizeName(recipe.name)
-  const scope = recipe.scope ? sanitizeName(recipe.scope) : ''
+  const scope = recipe.scope ? sanitizeScope(recipe.scope) : ''
   const base = name === '' ? `task_${shortHash(`${recipe.scope ?? ''}\0${recipe.name}`)}` : name
   // Names that already carry their scope (`mod::recipe`, `pkg/bin/x`) don't repeat it.
   if (!scope || base.startsWith(`${scope}_`)) return base
@@ -67,7 +83,11 @@ export function toolBase(recipe: Recipe): string {
 
 /** The name a recipe asks for, before collisions are resolved. */
 export function preferredToolName(recipe: Recipe, style: NamingStyle): string {
-  const base = toolBase(recipe)
+  return preferredWith(recipe, style, sanitizeName)
+}
+
+function preferredWith(recipe: Recipe, style: NamingStyle, sanitizeScope: Sanitized): string {
+  const base = toolBase(recipe, sanitizeScope)
   return fitLength(style === 'scoped' ? `${toolPrefix(recipe)}_${base}` : base)
 }
 
@@ -142,8 +162,9 @@ export class RecipeBook {
   assignToolNames(style: NamingStyle = 'scoped', reserved: Iterable<string> = RESERVED_TOOL_NAMES): Map<string, string> {
     const taken = new Set<string>(reserved)
     const names = new Map<string, string>()
+    const sanitize = memoSanitize()
     for (const recipe of this.entries()) {
-      const wanted = preferredToolName(recipe, style)
+      const wanted = preferredWith(recipe, style, sanitize)
       let name = wanted
       for (let n = 2; taken.has(name); n++) {
         const suffix = `_${n}`

@@ -137,7 +137,8 @@ export class RootCache {
     try {
       const entries = Object.fromEntries(Object.entries(this.fileEntries ?? {}).map(([k, e]) => [k, { seen: [...e.seen], result: e.result }]))
       // A new file made exclusively in the folder, checked again now, renamed into place (cache-dir.ts).
-      if (writePrivate(this.options.dir, basename(this.file), [JSON.stringify({ format: FILE_FORMAT, build: buildId(), root: this.root, entries })], SCANS_BOUND)) this.changed = false
+      const text = JSON.stringify({ format: FILE_FORMAT, build: buildId(), root: this.root, entries })
+      if (writePrivate(this.options.dir, basename(this.file), [text], SCANS_BOUND)) this.changed = false
     } catch {
       // a full disk or a read-only home: the next scan computes again
     }

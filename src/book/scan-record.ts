@@ -70,7 +70,9 @@ export function writeRecord(place: RecordPlace, argv: readonly string[], cwd: st
   if (!settledBefore(inputs, inputs.startedAt, SETTLE_MS)) return
   const key = recordKey(place, argv, cwd, process.env)
   try {
-    const header: Header = { format: FORMAT, key, seen: [...inputs.seen], runners: [...inputs.runners], stdout: Buffer.byteLength(stdout), stderr: Buffer.byteLength(stderr) }
+    const header: Header = {
+      format: FORMAT, key, seen: [...inputs.seen], runners: [...inputs.runners], stdout: Buffer.byteLength(stdout), stderr: Buffer.byteLength(stderr),
+    }
     const head = `${JSON.stringify(header)}\n`
     if (head.length + header.stdout + header.stderr > MAX_RECORD_BYTES) return
     // Three writes of the texts as they are (no copy of a large output joined in memory), into a
@@ -82,7 +84,9 @@ export function writeRecord(place: RecordPlace, argv: readonly string[], cwd: st
 }
 
 /** The record for this command line, when it is this user's, whole, and every answer in it still holds. */
-function readHolding(place: RecordPlace, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv): { data: Buffer; header: Header; at: number } | undefined {
+function readHolding(
+  place: RecordPlace, argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv,
+): { data: Buffer; header: Header; at: number } | undefined {
   const key = recordKey(place, argv, cwd, env)
   const file = recordFile(place.dir, key)
   let data: Buffer

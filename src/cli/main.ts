@@ -29,9 +29,27 @@ const SUBCOMMANDS: readonly Subcommand[] = [
   { name: 'docs', usage: '[--root DIR] [--output FILE]', summary: "Write COMMANDS.md (or --output FILE; '-' for stdout).", load: () => import('./docs.js') },
   { name: 'run', usage: 'NAME [--timeout MS] [-- ARGS...]', summary: 'Run one declared command by name; exits with its exit code.', load: () => import('./run.js') },
   { name: 'recipes', usage: 'list|show|render|validate|skills ...', summary: 'Curated, risk-rated how-to recipes.', load: () => import('./recipes.js') },
-  { name: 'mcp', usage: '[--root DIR] [--allow-recipe-run]', summary: "An MCP server (stdio): the repository's commands and curated recipes.", load: async () => { const m = await import('./mcp.js'); return { help: m.MCP_HELP, run: m.mcpCommand } } },
-  { name: 'serve', usage: '[--host HOST] [--port PORT] [--root DIR]', summary: 'The curated recipes (and --root commands) as an HTTP API and pages.', load: async () => { const m = await import('./serve.js'); return { help: m.SERVE_HELP, run: m.serveCommand } } },
-  { name: 'watch', usage: 'TASK_DIR', summary: "Follow a kitchen task's cook runs live; exits when the task closes.", load: async () => { const m = await import('./watch.js'); return { help: m.WATCH_HELP, run: (argv, io) => m.watchCommand(argv, io) } } },
+  {
+    name: 'mcp', usage: '[--root DIR] [--allow-recipe-run]', summary: "An MCP server (stdio): the repository's commands and curated recipes.",
+    load: async () => {
+      const m = await import('./mcp.js')
+      return { help: m.MCP_HELP, run: m.mcpCommand }
+    },
+  },
+  {
+    name: 'serve', usage: '[--host HOST] [--port PORT] [--root DIR]', summary: 'The curated recipes (and --root commands) as an HTTP API and pages.',
+    load: async () => {
+      const m = await import('./serve.js')
+      return { help: m.SERVE_HELP, run: m.serveCommand }
+    },
+  },
+  {
+    name: 'watch', usage: 'TASK_DIR', summary: "Follow a kitchen task's cook runs live; exits when the task closes.",
+    load: async () => {
+      const m = await import('./watch.js')
+      return { help: m.WATCH_HELP, run: (argv, io) => m.watchCommand(argv, io) }
+    },
+  },
   { name: 'dsh', usage: 'install|path|overlay', summary: "Install the pinned DeepSeek Harness; print this checkout's overlay.", load: () => import('./dsh.js') },
 ]
 

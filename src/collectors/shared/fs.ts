@@ -194,6 +194,19 @@ export function pathExists(path: string): boolean {
   return statPath(path) !== undefined
 }
 
+/** A path that path.join would change: an empty, `.` or `..` segment, or a trailing separator. */
+const UNNORMAL = /\/\/|(?:^|\/)\.\.?(?:\/|$)|.\/$/
+
+/**
+ * `join(base, rel)` for the common case of an absolute, normalized `base` and a relative path of
+ * plain names, without node:path's pass over every character of both (a first scan runs it in
+ * the interpreter once per manifest and directory); anything else goes to join itself.
+ */
+export function joinPath(base: string, rel: string): string {
+  if (sep !== '/' || base.charCodeAt(0) !== 47 || rel === '' || rel.charCodeAt(0) === 47 || UNNORMAL.test(base) || UNNORMAL.test(rel)) return join(base, rel)
+  return base === '/' ? `/${rel}` : `${base}/${rel}`
+}
+
 /** POSIX path of `abs` relative to `root`, `.` for the root itself. */
 export function relPosix(root: string, abs: string): string {
   const rel = relative(root, abs).split(sep).join('/')
@@ -225,7 +238,7 @@ export function isInside(real: string, base: string): boolean {
  * Two paths to one directory give the same `rel`, so a caller can read each member once.
  */
 export function resolveInsideRoot(root: string, path: string): InsideRoot {
-  const abs = isAbsolute(path) ? path : join(root, path)
+  const abs = isAbsolute(path) ? path : joinPath(root, path)
   const shown = preview(relPosix(root, abs))
   if (tooDeep(abs)) return { ok: false, why: 'unreadable', message: `${shown} is more than ${MAX_DEPTH} directories below the scanned directory (MAX_DEPTH); it is not read` }
   let real: string

@@ -8,8 +8,8 @@
  * documented way in.
  */
 import type { Dirent, Stats } from 'node:fs'
-import { join, sep } from 'node:path'
-import { isInside, realPath } from './fs.js'
+import { sep } from 'node:path'
+import { isInside, joinPath, realPath } from './fs.js'
 import { observedReaddir, observedRealpath, observedStat } from './observe.js'
 import { activeGuard, MAX_DIRECTORIES, outOfTime, realRoot, startsOnInput, tooDeep } from './guard.js'
 import { picomatch, tinyglobby } from '../../base/lazy.js'
@@ -92,7 +92,9 @@ export function globTooComplex(pattern: string): string | undefined {
 }
 
 /** A picomatch matcher over the patterns that are not too complex; the others are returned in `refused`. */
-export function boundedMatcher(patterns: readonly string[], options?: Parameters<ReturnType<typeof picomatch>>[1]): { match: (path: string) => boolean; refused: string[] } {
+export function boundedMatcher(
+  patterns: readonly string[], options?: Parameters<ReturnType<typeof picomatch>>[1],
+): { match: (path: string) => boolean; refused: string[] } {
   const ok: string[] = []
   const refused: string[] = []
   for (const p of patterns) (globTooComplex(p) === undefined ? ok : refused).push(p)
@@ -157,7 +159,7 @@ export function crawler(root: string, options: CrawlOptions): Crawler {
       return []
     }
     startsOnInput(entries.length)
-    for (const e of entries) if (e.isDirectory()) realOf.set(join(dir, e.name), join(real, e.name))
+    for (const e of entries) if (e.isDirectory()) realOf.set(joinPath(dir, e.name), joinPath(real, e.name))
     return entries
   }
   const stat = (path: string): Stats => {

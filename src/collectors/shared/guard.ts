@@ -258,7 +258,8 @@ function components(path: string): number {
 export function tooDeep(path: string): boolean {
   const g = active
   const limit = MAX_DEPTH + (g ? (g.rootDepth ??= components(g.root)) : 32)
-  if (components(path) <= limit) return false
+  // Each component takes a separator: a path no longer than the limit can't have more (the usual case, without a scan of the path).
+  if (path.length <= limit || components(path) <= limit) return false
   if (g) reportProblem(g.root, `has directories more than ${MAX_DEPTH} levels deep (MAX_DEPTH); nothing below that depth is read, resolved or listed`, 'warning', 'depth')
   return true
 }
@@ -294,7 +295,8 @@ function listChars(list: readonly string[]): number {
 }
 
 function recipeChars(r: Recipe): number {
-  return r.name.length + r.command.length + r.description.length + r.file.length + r.cwd.length + (r.scope?.length ?? 0) + listChars(r.prerequisites) + listChars(r.variables) + listChars(r.aliases)
+  const texts = r.name.length + r.command.length + r.description.length + r.file.length + r.cwd.length + (r.scope?.length ?? 0)
+  return texts + listChars(r.prerequisites) + listChars(r.variables) + listChars(r.aliases)
 }
 
 /**

@@ -4,10 +4,10 @@
  * tinyglobby for the rest without letting it throw.
  */
 import type { Dirent } from 'node:fs'
-import { join, posix } from 'node:path'
-import { listDir, resolveInsideRoot, statPath } from './fs.js'
+import { posix } from 'node:path'
+import { joinPath, listDir, resolveInsideRoot, statPath } from './fs.js'
 import { realRoot } from './guard.js'
-import { boundedGlob, crawler } from './globs.js'
+import { boundedGlob, boundedMatcher, crawler, globTooComplex } from './globs.js'
 
 /**
  * A workspace pattern written in directory `base` (root-relative), as a pattern relative to the
@@ -34,7 +34,9 @@ export function rootRelativePattern(base: string, pattern: string): string | und
  * directory listed once, never outside the root), never throwing: a pattern it can't handle or
  * that is too complex is left out and returned in `bad`, with the reason in `reasons`.
  */
-export function globSafely(patterns: readonly string[], options: { cwd: string; ignore: string[] }): { files: string[]; bad: string[]; reasons: Map<string, string> } {
+export function globSafely(
+  patterns: readonly string[], options: { cwd: string; ignore: string[] },
+): { files: string[]; bad: string[]; reasons: Map<string, string> } {
   const { files, bad } = boundedGlob(patterns, { ...options, root: options.cwd, insideRoot: true })
   return { files, bad: bad.map((b) => b.pattern), reasons: new Map(bad.map((b) => [b.pattern, b.reason])) }
 }
@@ -56,7 +58,9 @@ export function globstarPrefix(p: string): string | undefined {
  * once, never outside the root, the directory cap and the budget). One listing per directory
  * tells all of it, where the glob library would also compile and match every entry's path.
  */
-export function manifestDirsUnder(root: string, prefix: string, skipped: readonly string[], nestedFile?: string, realOf?: Map<string, string>): { dirs: string[]; nested: string[] } {
+export function manifestDirsUnder(
+  root: string, prefix: string, skipped: readonly string[], nestedFile?: string, realOf?: Map<string, string>,
+): { dirs: string[]; nested: string[] } {
   const fs = crawler(root, { insideRoot: true })
   const base = realRoot(root)
   const dirs: string[] = []
@@ -64,7 +68,7 @@ export function manifestDirsUnder(root: string, prefix: string, skipped: readonl
   // `real`: the directory's real path relative to the root's, when known without asking (see
   // childDirs); then the crawler needn't ask for it either.
   const visit = (rel: string, real: string | undefined) => {
-    const entries = fs.readdir(rel === '' ? root : join(root, rel), real === undefined ? undefined : real === '.' ? base : join(base, real))
+    const entries = fs.readdir(rel === '' ? root : joinPath(root, rel), real === undefined ? undefined : real === '.' ? base : joinPath(base, real))
     const below: Array<[string, string | undefined]> = []
     const self = rel === '' ? '.' : rel
     for (const e of entries) {
@@ -73,7 +77,7 @@ export function manifestDirsUnder(root: string, prefix: string, skipped: readonl
       const link = !isDir && e.isSymbolicLink()
       if (link) {
         try {
-          isDir = fs.stat(join(root, rel, e.name)).isDirectory()
+          isDir = fs.stat(joinPath(root, rel === '' ? e.name : `${rel}/${e.name}`)).isDirectory()
         } catch {
           continue
         }
@@ -90,6 +94,39 @@ export function manifestDirsUnder(root: string, prefix: string, skipped: readonl
   const start = resolveInsideRoot(root, prefix === '' ? '.' : prefix)
   if (start.ok) visit(prefix, start.rel)
   return { dirs, nested }
+}
+
+/** A name picomatch reads as itself: letters, digits, `_`, `.`, `~`, space and `-` (`|`, `$`, `^` and the like are regular-expression syntax to it). */
+const PLAIN_SEGMENT = /^[\w.~ -]+$/
+
+/**
+ * A matcher for patterns made of plain names and whole-segment stars (`examples/*​/package.json`),
+ * as picomatch matches them (a star: one segment of at least one character, not a dot-name), or
+ * undefined when any pattern has more glob syntax. The common exclusions of a workspace then need
+ * neither the glob library nor its compiled expressions, a good part of a small first scan.
+ */
+export function segmentMatcher(patterns: readonly string[]): { match: (path: string) => boolean; refused: string[] } | undefined {
+  const compiled: string[][] = []
+  for (const p of patterns) {
+    // One the glob library would refuse goes to it, to be refused with its reason.
+    if (globTooComplex(p) !== undefined) return undefined
+    const segments = p.split('/')
+    if (segments.some((seg) => seg === '.' || seg === '..' || (seg !== '*' && !PLAIN_SEGMENT.test(seg)))) return undefined
+    compiled.push(segments)
+  }
+  const matchOne = (segments: string[], parts: string[]) =>
+    segments.length === parts.length && segments.every((seg, i) => (seg === '*' ? parts[i]! !== '' && parts[i]!.charCodeAt(0) !== 46 : seg === parts[i]))
+  // picomatch has its own answers for empty segments (`*` matches `/`): such paths, which no
+  // listing yields, go to it.
+  let glob: ((path: string) => boolean) | undefined
+  return {
+    match: (path) => {
+      if (path === '' || path.charCodeAt(0) === 47 || path.endsWith('/') || path.includes('//')) return (glob ??= boundedMatcher(patterns).match)(path)
+      const parts = path.split('/')
+      return compiled.some((segments) => matchOne(segments, parts))
+    },
+    refused: [],
+  }
 }
 
 /** `packages/*` → {prefix: 'packages', star: true}; `apps/web` → {prefix: 'apps/web', star: false}; else undefined. */
@@ -119,7 +156,7 @@ export function childDirs(root: string, dir: string, realOf?: Map<string, string
   const parent = resolveInsideRoot(root, dir === '' ? '.' : dir)
   if (!parent.ok) return []
   try {
-    entries = listDir(join(root, dir))
+    entries = listDir(dir === '' ? root : joinPath(root, dir))
   } catch {
     return []
   }

@@ -4,13 +4,13 @@
  * npm, yarn and bun read package.json's `workspaces`. A package that declares workspaces of its own
  * brings its packages too (nested workspaces). Nothing under `node_modules` is ever a package.
  */
-import { join, posix } from 'node:path'
+import { posix } from 'node:path'
 import type { ScriptRunner } from '../../book/config.js'
-import { readText, resolveInsideRoot } from './fs.js'
+import { joinPath, readText, resolveInsideRoot } from './fs.js'
 import { boundedMatcher, globTooComplex } from './globs.js'
 import { parsePnpmWorkspace } from './pnpm-workspace.js'
 import type { ManifestProblem, PackageManifest } from '../scripts/manifest.js'
-import { childDirs, fileExists, globSafely, globstarPrefix, manifestDirsUnder, rootRelativePattern, simplePattern } from './workspace-patterns.js'
+import { childDirs, fileExists, globSafely, globstarPrefix, manifestDirsUnder, rootRelativePattern, segmentMatcher, simplePattern } from './workspace-patterns.js'
 
 export const PNPM_WORKSPACE = 'pnpm-workspace.yaml'
 /** Patterns read from one workspace file. */
@@ -89,7 +89,8 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
   if (positive.length === 0) return { dirs: [], nested, outside, unreadable, reasons: reasonsOut, realOf }
   // pnpm also skips bower_components (measured with pnpm 12); npm, yarn and bun don't.
   const skipped = pnpm ? ['node_modules', 'bower_components'] : ['node_modules']
-  const exclusion = boundedMatcher(negative.map((p) => `${p}/package.json`))
+  const excludedFiles = negative.map((p) => `${p}/package.json`)
+  const exclusion = segmentMatcher(excludedFiles) ?? boundedMatcher(excludedFiles)
   unreadable.push(...exclusion.refused.map((p) => `!${p.slice(0, -'/package.json'.length)}`))
   const excluded = negative.length ? exclusion.match : () => false
   const keep = (dir: string) => dir !== '.' && dir !== base && !dir.startsWith('/') && !dir.split('/').some((seg) => skipped.includes(seg)) && !excluded(`${dir}/package.json`)
@@ -113,7 +114,7 @@ export function matchWorkspaceDirs(root: string, base: string, patterns: readonl
     for (const dir of candidates) {
       if (!keep(dir) || dirs.has(dir)) continue
       dirs.add(dir)
-      if (pnpm && fileExists(join(root, dir, PNPM_WORKSPACE))) nested.add(dir)
+      if (pnpm && fileExists(joinPath(root, `${dir}/${PNPM_WORKSPACE}`))) nested.add(dir)
     }
   }
   if (globs.length > 0) {
@@ -150,7 +151,7 @@ export function findWorkspacePackages(
   const problems: WorkspaceProblem[] = []
   const seen = new Set<string>(['.'])
   const pnpm = runner === 'pnpm'
-  const rootHasYaml = pnpm && fileExists(join(root, PNPM_WORKSPACE))
+  const rootHasYaml = pnpm && fileExists(joinPath(root, PNPM_WORKSPACE))
   // A queue of workspace roots: their directory and whether pnpm-workspace.yaml is known to be there.
   const queue: { dir: string; manifest: PackageManifest; hasYaml: boolean }[] = [{ dir: '.', manifest: rootManifest, hasYaml: rootHasYaml }]
   for (let i = 0; i < queue.length; i++) {
@@ -163,7 +164,7 @@ export function findWorkspacePackages(
         const file = ws.dir === '.' ? PNPM_WORKSPACE : `${ws.dir}/${PNPM_WORKSPACE}`
         patternsFile = file
         files.push(file)
-        const parsed = parsePnpmWorkspace(readText(join(root, file)) ?? '')
+        const parsed = parsePnpmWorkspace(readText(joinPath(root, file)) ?? '')
         problems.push(...parsed.problems.map((p) => ({ ...p, file })))
         patterns = parsed.patterns
       } else if (ws.manifest.workspaces !== undefined && ws.dir === '.') {

@@ -254,7 +254,9 @@ export function toPlain(doc: YamlDocument, node: YamlNode | undefined, maxAliase
         Object.defineProperty(out, k, { value: value(v), enumerable: true, writable: true, configurable: true })
       }
       for (const source of merged) {
-        for (const [k, v] of Object.entries(source)) if (!Object.prototype.hasOwnProperty.call(out, k)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true })
+        for (const [k, v] of Object.entries(source)) {
+          if (!Object.prototype.hasOwnProperty.call(out, k)) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true })
+        }
       }
       return out
     } finally {
