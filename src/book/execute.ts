@@ -11,9 +11,10 @@
 import { execa } from 'execa'
 import pidtree from 'pidtree'
 import { contain, markedProcesses, RUN_MARKER_VARIABLE } from '../base/contain.js'
+import { DEFAULT_STREAM_LIMIT } from './stream-limit.js'
 
 export { markedProcesses, RUN_MARKER_VARIABLE }
-export const DEFAULT_STREAM_LIMIT = 1024 * 1024
+export { DEFAULT_STREAM_LIMIT }
 /** How long a tree gets between SIGTERM and SIGKILL. */
 export const KILL_GRACE_MS = 2_000
 /** After the final SIGKILL, how long the pipes get to close before they are abandoned. */

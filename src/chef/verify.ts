@@ -30,7 +30,7 @@ import type { Recipe } from '../book/recipe.js'
 import type { ShellExecRequest, ShellRunResult } from '@deepseek-ai/dsh-shell'
 import { judgeRecipeCall } from '../book/risk/index.js'
 import { discover } from '../book/discover.js'
-import { DEFAULT_STREAM_LIMIT } from '../book/execute.js'
+import { DEFAULT_STREAM_LIMIT } from '../book/stream-limit.js'
 import { declaredAt, findTest, noTestCommandText, verifyNotRunText, verifyText, type Kitchen, type ResultView, type VerifyVerdict } from '../kitchen/index.js'
 import { verifyNotRecordedText } from '../kitchen/derive/texts.js'
 

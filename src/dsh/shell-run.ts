@@ -18,7 +18,8 @@ import type { Context } from '@deepseek-ai/cordis'
 import type {} from '@deepseek-ai/dsh-shell'
 import type { ShellExecRequest, ShellRunResult } from '@deepseek-ai/dsh-shell'
 import type { ToolExecution } from '@deepseek-ai/dsh-tools'
-import { DEFAULT_STREAM_LIMIT, type RunResult } from '../book/execute.js'
+import type { RunResult } from '../book/execute.js'
+import { DEFAULT_STREAM_LIMIT } from '../book/stream-limit.js'
 
 export interface HarnessRunOptions {
   command: string
