@@ -16,11 +16,9 @@ import { chefScript, cookPid, killCooks, makeRepo, waitFor } from '../test/chef/
 import { startWeb, writeOverlay } from '../test/chef/web.mjs'
 import { makeHome } from '../test/e2e/harness.mjs'
 import { openKitchen } from '../dist/src/kitchen/index.js'
+import { median, ms, FLASH } from './support.mjs'
 
 const RUNS = 5
-const FLASH = 'deepseek-official/deepseek-v4-flash'
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const ms = (x) => `${x.toFixed(1)} ms`
 
 const why = dshAvailable()
 if (why) {

@@ -12,12 +12,12 @@ import { join } from 'node:path'
 import { median, printTable } from './scripts.bench.mjs'
 import { SHAPES } from './shapes.mjs'
 import { ohMyPiRunners, originalScout } from './baselines.mjs'
+import { ms } from './support.mjs'
 
 // SCOUT_CHECKOUT=<dir> measures another checkout's build the same way (a before/after comparison).
 const CHECKOUT = process.env.SCOUT_CHECKOUT?.replace(/\/$/, '')
 const BIN = CHECKOUT ? `${CHECKOUT}/bin/command-scout` : new URL('../bin/command-scout', import.meta.url).pathname
 const RUNS = Number(process.env.COMPARE_RUNS ?? 9)
-const ms = (x) => `${x.toFixed(1)} ms`
 
 function wall(fn) {
   const t = process.hrtime.bigint()

@@ -9,10 +9,9 @@ import { cpus, loadavg } from 'node:os'
 import { dshAvailable, makeHome, startDsh } from '../test/e2e/harness.mjs'
 import { startFakeModel, offersTool } from '../test/support/fake-model.mjs'
 import { makeTask, startCook, tempDir, until } from '../test/cook/support.mjs'
+import { median, FLASH } from './support.mjs'
 
 const RUNS = 5
-const FLASH = 'deepseek-official/deepseek-v4-flash'
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const why = dshAvailable()
 if (why) {

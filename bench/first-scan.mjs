@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeMonorepo, median, printTable } from './scripts.bench.mjs'
 import { makeBigMakefile, SHAPES } from './shapes.mjs'
+import { ms } from './support.mjs'
 
 // SCOUT_CHECKOUT=<dir> measures another checkout's build the same way (a before/after comparison).
 const CHECKOUT = process.env.SCOUT_CHECKOUT ? new URL(`file://${process.env.SCOUT_CHECKOUT.replace(/\/?$/, '/')}`) : new URL('..', import.meta.url)
@@ -18,7 +19,6 @@ const BIN = new URL('bin/command-scout', CHECKOUT).pathname
 const FLOOR = new URL('floor.cjs', import.meta.url).pathname
 const MAIN = new URL('dist/src/index.js', CHECKOUT).href
 
-const ms = (x) => `${x.toFixed(1)} ms`
 const over = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)} ms`
 
 function wall(fn) {

@@ -13,10 +13,10 @@ import { spawnSync } from 'node:child_process'
 import { relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { bundleRows, entryFile, loadNode, peerPackages, REPO } from './load-support.mjs'
+import { median } from './support.mjs'
 
 const ROUNDS = Number(process.env.IMPORT_ROUNDS ?? 5)
 const TOP = Number(process.env.IMPORT_TOP ?? 12)
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const node = loadNode()
 const dshPeers = peerPackages(node.path)
 /** dsh's packages for a harness entry; none for the package main, which an embedding imports alone. */

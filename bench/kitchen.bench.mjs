@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { execFileSync, spawn } from 'node:child_process'
 import { openKitchen, Store } from '../dist/src/kitchen/index.js'
 import { plan } from '../dist/src/kitchen/derive/index.js'
+import { median } from './support.mjs'
 
 const FAKE = new URL('../test/kitchen/fake-cook.mjs', import.meta.url).pathname
 const COOK = [process.execPath, FAKE, '--session-dir={sessionDir}', '--session-id={sessionId}', '--model={model}', '{cookArgs}', '--prompt-file={promptFile}']
@@ -17,7 +18,6 @@ const SIZES = [10, 100, 1000]
 const RUNS = 21
 const T0 = Date.now() - 3_600_000
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 /** Median wall time, and median CPU time of this process (robust on a loaded machine). */
 async function measure(fn, runs = RUNS) {
   await fn() // warm

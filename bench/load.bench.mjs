@@ -14,12 +14,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bundleRows, loadNode, peerPackages, REPO } from './load-support.mjs'
+import { median, ms, signedMs } from './support.mjs'
 
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 7)
 const PARTS = (process.env.LOAD_PARTS ?? 'imports,session,cook').split(',')
-const median = (xs) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)])
-const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a')
-const signed = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)} ms` : 'n/a')
 
 console.log(`machine: ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}; ${ROUNDS} paired rounds, order alternating`)
 
@@ -77,7 +75,7 @@ function importsPart() {
     + ` ${ms(median(peersInside))} to import, ${ms(median(peersWall))} the whole process`)
   console.log('| row (module) | import, measured inside | whole process over the packages alone | goal |')
   console.log('|---|---|---|---|')
-  for (const c of cases) console.log(`| ${c.label} | ${ms(median(inside.get(c)))} | ${signed(median(over.get(c)))} | ${c.total ? '≤ 40 ms' : ''} |`)
+  for (const c of cases) console.log(`| ${c.label} | ${ms(median(inside.get(c)))} | ${signedMs(median(over.get(c)))} | ${c.total ? '≤ 40 ms' : ''} |`)
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -139,8 +137,8 @@ async function sessionPart(h) {
   console.log('\n(b) headless dsh session against the fake model, a workspace with a two-target Makefile (one text answer)')
   console.log('| measure | with the bundle | without (baseline) | paired difference | goal |')
   console.log('|---|---|---|---|---|')
-  console.log(`| process start to first model request | ${ms(median(bundle.first))} | ${ms(median(bare.first))} | ${signed(median(diff.first))} | ≤ +40 ms |`)
-  console.log(`| process start to exit | ${ms(median(bundle.exit))} | ${ms(median(bare.exit))} | ${signed(median(diff.exit))} | |`)
+  console.log(`| process start to first model request | ${ms(median(bundle.first))} | ${ms(median(bare.first))} | ${signedMs(median(diff.first))} | ≤ +40 ms |`)
+  console.log(`| process start to exit | ${ms(median(bundle.exit))} | ${ms(median(bare.exit))} | ${signedMs(median(diff.exit))} | |`)
 }
 
 async function cookPart(h) {
@@ -186,9 +184,9 @@ async function cookPart(h) {
   console.log('\n(c) a cook: the bundle\'s cook runner on the same dsh (one chef_report step), against the stock headless run')
   console.log('| measure | cook | baseline: stock headless, start to first model request | over the baseline |')
   console.log('|---|---|---|---|')
-  console.log(`| spawn to the cook's first model request | ${ms(median(firsts))} | ${ms(median(bases))} | ${signed(median(firsts) - median(bases))} |`)
+  console.log(`| spawn to the cook's first model request | ${ms(median(firsts))} | ${ms(median(bases))} | ${signedMs(median(firsts) - median(bases))} |`)
   const line = median(lines)
-  console.log(`| spawn to the cook's first run line (dispatch to first line) | ${ms(line)} | ${ms(median(bases))} | ${signed(line - median(bases))} |`)
+  console.log(`| spawn to the cook's first run line (dispatch to first line) | ${ms(line)} | ${ms(median(bases))} | ${signedMs(line - median(bases))} |`)
 }
 
 if (PARTS.includes('imports')) {
