@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { hookOf, scriptsCollector } from '../../dist/src/collectors/scripts/collect.js'
 import { parsePackageJson } from '../../dist/src/collectors/scripts/manifest.js'
 import { managerOf, resolveRunner } from '../../dist/src/collectors/scripts/runner.js'
-import { shellWord } from '../../dist/src/base/shell-word.js'
+import { shellWord } from '../../dist/src/base/quote.js'
 import { discover } from '../../dist/src/book/discover.js'
 import { normalizeConfig } from '../../dist/src/book/config.js'
 
