@@ -1,13 +1,18 @@
 /**
  * `dsh-command-scout/skills`: the shipped recipe library as agent skills in the harness, one per
  * category (write.ts: the same skills `command-scout recipes skills --out DIR` writes), so a dsh
- * session's skill catalog lists them with no setup. They are registered on `ctx.skills` from the
- * library as loaded, so they never drift from it.
+ * session's skill catalog lists them with no setup. They come from the library as loaded, so they
+ * never drift from it.
+ *
+ * They are served by a skill provider rather than registered one by one: the provider registers
+ * at once, and the library (every recipe's YAML, and the confirmation rules the skill bodies quote)
+ * is read when the catalog is first asked for, not while the harness starts. Each skill is listed
+ * exactly as a runtime registration lists it (same rank, source and provider label), so the
+ * catalog and the bodies the `skill` tool returns are the same either way.
  */
 import type { Context } from '@deepseek-ai/cordis'
 import z from '@deepseek-ai/schemastery'
-import { loadLibrary, SHIPPED_RECIPES_DIR } from '../curated/load.js'
-import { recipeSkills } from '../skills/write.js'
+import type { SkillFile } from '../skills/write.js'
 
 export const name = 'command-scout-skills'
 export const inject = ['skills']
@@ -15,22 +20,53 @@ export const inject = ['skills']
 export interface Config {}
 export const Config: z<Config> = z.object({}) as never
 
+/** The provider's name, also the `provider` label of each skill (the registry requires them equal). */
+const PROVIDER = 'command-scout'
+/** The registry's rank for runtime registrations (dsh-skill's RUNTIME_RANK), which these skills had. */
+const RUNTIME_RANK = 250
+const INVOCATION = { modelInvocable: true, userInvocable: true } as const
+
+interface SkillCandidate {
+  name: string; description: string; whenToUse?: string; invocation: typeof INVOCATION
+  source: string; provider: string; rank: number; locator: unknown
+}
 interface SkillRegistry {
-  register(skill: { name: string; description: string; whenToUse?: string; content: string; source: string; provider?: string; path?: string }): () => void
+  registerProvider(create: () => {
+    name: string
+    list(): Promise<SkillCandidate[]>
+    get(candidate: SkillCandidate): Promise<(Omit<SkillCandidate, 'rank' | 'locator'> & { content: string }) | undefined>
+  }): () => void
+}
+
+/** The shipped library's skills, by name: read on first use, once (a failed read is tried again next time). */
+function skillFiles(): () => Promise<Map<string, SkillFile>> {
+  let files: Promise<Map<string, SkillFile>> | undefined
+  return () => files ??= readSkills().catch((error: unknown) => {
+    files = undefined
+    throw error
+  })
+}
+
+async function readSkills(): Promise<Map<string, SkillFile>> {
+  const [{ loadLibrary, SHIPPED_RECIPES_DIR }, { recipeSkills }] = await Promise.all([import('../curated/load.js'), import('../skills/write.js')])
+  return new Map(recipeSkills(loadLibrary([SHIPPED_RECIPES_DIR])).map((skill) => [skill.name, skill]))
+}
+
+function summaryOf(skill: SkillFile) {
+  return { name: skill.name, description: skill.description, whenToUse: skill.whenToUse, invocation: INVOCATION, source: 'bundled', provider: PROVIDER }
 }
 
 export function apply(ctx: Context): void {
   const skills = (ctx as unknown as { skills: SkillRegistry }).skills
-  for (const skill of recipeSkills(loadLibrary([SHIPPED_RECIPES_DIR]))) {
-    ctx.effect(() => skills.register({
-      name: skill.name,
-      description: skill.description,
-      whenToUse: skill.whenToUse,
-      content: skill.body,
-      source: 'bundled',
-      provider: 'command-scout',
-    }), `skill ${skill.name}`)
-  }
+  const files = skillFiles()
+  ctx.effect(() => skills.registerProvider(() => ({
+    name: PROVIDER,
+    list: async () => [...(await files()).values()].map((skill) => ({ ...summaryOf(skill), rank: RUNTIME_RANK, locator: skill.name })),
+    async get(candidate) {
+      const skill = (await files()).get(candidate.name)
+      return skill && { ...summaryOf(skill), content: skill.body }
+    },
+  })), `skill provider ${PROVIDER}`)
 }
 
 export default { name, inject, Config, apply }
