@@ -148,9 +148,9 @@ test('script names that need quoting are quoted for the shell; plain ones are no
   assert.equal(shellWord('test:unit'), 'test:unit')
   assert.equal(shellWord('@scope/x'), '@scope/x')
   assert.equal(shellWord('a b'), "'a b'")
-  assert.equal(shellWord("it's"), `"it's"`)
+  assert.equal(shellWord("it's"), "'it'\\''s'")
   assert.equal(shellWord('$(rm -rf /)'), "'$(rm -rf /)'")
-  assert.equal(shellWord('~home'), '\\~home')
+  assert.equal(shellWord('~home'), "'~home'")
 })
 
 test('in a book, each workspace script gets a tool name that says its package', () => {
