@@ -720,6 +720,24 @@ export function verifyNotRunText(why: string): string {
   return `Verify: not run: ${why}.`
 }
 
+/** A confined test run, as verify and the merge queue report it. */
+interface TestRun {
+  outcome: 'passed' | 'failed' | 'timed-out' | 'killed'
+  exitCode: number | null
+  timeoutMs: number
+  seconds: number
+  denied: boolean
+  tail: readonly string[]
+}
+
+/** How a confined test run ended, as a clause ("passed", "failed (exit 2)", ...). */
+function testOutcome(v: TestRun): string {
+  if (v.outcome === 'passed') return 'passed'
+  if (v.outcome === 'timed-out') return `timed out after ${v.timeoutMs} ms`
+  if (v.outcome === 'killed') return 'was killed'
+  return `failed (exit ${v.exitCode ?? 'none'})`
+}
+
 /**
  * What verify did: the command as the base branch declares it, where it ran, how it ended, and the
  * tail of its output (the test's own words, escaped, indented under the kitchen's line).
@@ -729,17 +747,8 @@ export function verifyText(v: {
   from: string
   baseBranch: string
   clone: string
-  outcome: 'passed' | 'failed' | 'timed-out' | 'killed'
-  exitCode: number | null
-  timeoutMs: number
-  seconds: number
-  denied: boolean
-  tail: readonly string[]
-}): string[] {
-  const how = v.outcome === 'passed' ? 'passed'
-    : v.outcome === 'timed-out' ? `timed out after ${v.timeoutMs} ms`
-    : v.outcome === 'killed' ? 'was killed'
-    : `failed (exit ${v.exitCode ?? 'none'})`
+} & TestRun): string[] {
+  const how = testOutcome(v)
   const lines = [`Verify: \`${claim(v.command, 200)}\` (${claim(v.from, 120)} on ${v.baseBranch}) in the clone ${shown(v.clone)}, confined to it, ${how} in ${v.seconds.toFixed(1)} s.`]
   if (v.denied) lines.push('  The sandbox refused a file access outside the clone.')
   if (v.tail.some((l) => l.trim() !== '')) lines.push('Output tail:', ...v.tail.map((l) => `  ${claim(l, 300)}`))
@@ -854,17 +863,8 @@ export function mergeTestText(v: {
   from: string
   baseBranch: string
   branch: string
-  outcome: 'passed' | 'failed' | 'timed-out' | 'killed'
-  exitCode: number | null
-  timeoutMs: number
-  seconds: number
-  denied: boolean
-  tail: readonly string[]
-}): string[] {
-  const how = v.outcome === 'passed' ? 'passed'
-    : v.outcome === 'timed-out' ? `timed out after ${v.timeoutMs} ms`
-    : v.outcome === 'killed' ? 'was killed'
-    : `failed (exit ${v.exitCode ?? 'none'})`
+} & TestRun): string[] {
+  const how = testOutcome(v)
   const where = `on ${shown(v.branch)} brought onto ${shown(v.baseBranch)}, in a work clone of the kitchen's, confined to it`
   const lines = [`Test: \`${claim(v.command, 200)}\` (${claim(v.from, 120)} on ${shown(v.baseBranch)}) ${where}, ${how} in ${v.seconds.toFixed(1)} s.`]
   if (v.denied) lines.push('The sandbox refused a file access outside the work clone.')
