@@ -11,9 +11,10 @@
 // those calls become `__bundleImport(...)`, which the launcher passes in (a real import relative
 // to dist/src/). The errors the CLI tells apart are then made by two copies of their modules (the
 // bundle's and dist/'s); src/base/error-kind.ts keeps `instanceof` true across both.
-import { createHash, randomBytes } from 'node:crypto'
-import { constants, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, rmSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
+import { replaceIfChanged } from './replace-if-changed.mjs'
 
 const root = new URL('..', import.meta.url).pathname
 const src = resolve(root, 'src')
@@ -115,24 +116,5 @@ const replayText = replay.outputFiles[0].text
 const id = createHash('sha256').update(text).update(replayText).update(readFileSync(`${root}bin/command-scout`)).digest('hex').slice(0, 24)
 const bundled = `/*command-scout build ${id}*/${text}`
 
-/**
- * Unchanged, a file is left alone (a running CLI may be reading it); changed, it is replaced whole,
- * through a temporary file made exclusively (never through a link planted at its name).
- */
-function replaceIfChanged(file, content) {
-  let before
-  try {
-    before = readFileSync(file, 'utf8')
-  } catch {}
-  if (before === content) return
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-  writeFileSync(tmp, content, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW })
-  try {
-    renameSync(tmp, file)
-  } catch (error) {
-    rmSync(tmp, { force: true })
-    throw error
-  }
-}
 replaceIfChanged(`${root}dist/src/launcher.cjs`, replayText)
 replaceIfChanged(outfile, bundled)

@@ -12,10 +12,10 @@
 // harness's `@deepseek-ai/*` first (src/dsh/host-peers.ts), then loads the plugin (a static import
 // would load it before the hook exists). The two folders are this script's: any other file in
 // them is removed. test/unit/collector-table.test.mjs checks all of it against the table.
-import { randomBytes } from 'node:crypto'
-import { constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { replaceIfChanged } from './replace-if-changed.mjs'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const TABLE = join(ROOT, 'dist/src/base/collector-table.js')
@@ -113,26 +113,6 @@ export function currentPatchLayer(text, table) {
   return [...lines.slice(0, begin), patchRows(table), ...lines.slice(end + 1)].join('\n')
 }
 
-/**
- * Unchanged, a file is left alone (a running harness may be loading it); changed, it is replaced
- * whole, through a temporary file made exclusively (never through a link planted at its name).
- */
-function replaceIfChanged(file, content) {
-  let before
-  try {
-    before = readFileSync(file, 'utf8')
-  } catch {}
-  if (before === content) return false
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
-  writeFileSync(tmp, content, { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW })
-  try {
-    renameSync(tmp, file)
-  } catch (error) {
-    rmSync(tmp, { force: true })
-    throw error
-  }
-  return true
-}
 
 /** Writes the row modules; removes anything else in their folders (earlier builds' modules, maps). */
 export function writeRowModules(table, root = ROOT) {
