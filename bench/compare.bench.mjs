@@ -5,36 +5,18 @@
 // its own (the code cache shipped in dist/ stays). Goal: the median of first scan / the original at
 // most 1.0, and no repository over 1.5. A baseline that is not installed is skipped, saying how to get it.
 // Usage (after npm run build): node bench/compare.bench.mjs; COMPARE_RUNS=9.
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { median, printTable } from './scripts.bench.mjs'
 import { SHAPES } from './shapes.mjs'
 import { ohMyPiRunners, originalScout } from './baselines.mjs'
-import { ms } from './support.mjs'
+import { firstScan } from './first-scan.mjs'
+import { ms, wall } from './support.mjs'
 
-// SCOUT_CHECKOUT=<dir> measures another checkout's build the same way (a before/after comparison).
-const CHECKOUT = process.env.SCOUT_CHECKOUT?.replace(/\/$/, '')
-const BIN = CHECKOUT ? `${CHECKOUT}/bin/command-scout` : new URL('../bin/command-scout', import.meta.url).pathname
+// SCOUT_CHECKOUT=<dir> measures another checkout's build the same way (bench/first-scan.mjs reads it).
 const RUNS = Number(process.env.COMPARE_RUNS ?? 9)
 
-function wall(fn) {
-  const t = process.hrtime.bigint()
-  fn()
-  return Number(process.hrtime.bigint() - t) / 1e6
-}
-
-function firstScan(dir) {
-  const cache = mkdtempSync(join(tmpdir(), 'scout-bench-empty-cache-'))
-  try {
-    const env = { ...process.env, COMMAND_SCOUT_CACHE_DIR: cache }
-    const argv = [BIN, 'scan', '--format', 'json', '--root', dir]
-    return wall(() => execFileSync(process.execPath, argv, { env, maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] }))
-  } finally {
-    rmSync(cache, { recursive: true, force: true })
-  }
-}
 
 const baselines = [originalScout(), ohMyPiRunners()]
 for (const b of baselines) if (b.skip) console.log(`${b.name}: skipped, ${b.skip}`)

@@ -11,21 +11,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeMonorepo, median, printTable } from './scripts.bench.mjs'
 import { makeBigMakefile, SHAPES } from './shapes.mjs'
-import { ms } from './support.mjs'
+import { ms, signedMs as over, wall } from './support.mjs'
 
 // SCOUT_CHECKOUT=<dir> measures another checkout's build the same way (a before/after comparison).
 const CHECKOUT = process.env.SCOUT_CHECKOUT ? new URL(`file://${process.env.SCOUT_CHECKOUT.replace(/\/?$/, '/')}`) : new URL('..', import.meta.url)
 const BIN = new URL('bin/command-scout', CHECKOUT).pathname
 const FLOOR = new URL('floor.cjs', import.meta.url).pathname
 const MAIN = new URL('dist/src/index.js', CHECKOUT).href
-
-const over = (x) => `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)} ms`
-
-function wall(fn) {
-  const t = process.hrtime.bigint()
-  fn()
-  return Number(process.hrtime.bigint() - t) / 1e6
-}
 
 /** The repositories, with the goal of each: first scan over `node -e 0`. */
 const REPOS = [
@@ -38,7 +30,7 @@ const REPOS = [
 ]
 
 /** One scan --format json with a cache directory of its own, made empty for it and removed after (outside the timing). */
-function firstScan(dir) {
+export function firstScan(dir) {
   const cache = mkdtempSync(join(tmpdir(), 'scout-bench-empty-cache-'))
   try {
     const env = { ...process.env, COMMAND_SCOUT_CACHE_DIR: cache }

@@ -25,3 +25,10 @@ export const signedMs = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${M
 
 /** The model the kitchen benches give their cooks (the fake model answers for any name). */
 export const FLASH = 'deepseek-official/deepseek-v4-flash'
+
+/** Wall time in ms of one call of `fn`. */
+export function wall(fn) {
+  const t = process.hrtime.bigint()
+  fn()
+  return Number(process.hrtime.bigint() - t) / 1e6
+}

@@ -6,6 +6,7 @@
  * literally. JSON answers carry the same text through `visible`/`visibleLine` of src/base.
  */
 import { esc } from '../pages.js'
+import { duration } from '../../kitchen/derive/index.js'
 
 // The characters src/base/visible-text.ts escapes: C0 but tab and newline, DEL, C1, the bidi controls.
 // eslint-disable-next-line no-control-regex
@@ -42,11 +43,5 @@ export function capped(text: string, max: number): string {
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
 
-/** A duration in one short word: 12s, 4m, 3h, 2d. */
-export function ago(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000))
-  if (s < 60) return `${s}s`
-  if (s < 3600) return `${Math.floor(s / 60)}m`
-  if (s < 86400) return `${Math.floor(s / 3600)}h`
-  return `${Math.floor(s / 86400)}d`
-}
+/** A duration in one short word: 12s, 4m, 3h, 2d (the kitchen's own wording). */
+export const ago = duration
