@@ -2,7 +2,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, lstatSync, mkdtempSync, readFileSync, existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -313,4 +313,20 @@ test('run: a missing runner is named with how to install it, and nothing runs (e
   assert.equal(r.status, 127, r.stderr)
   assert.match(r.stderr, /^command-scout: pnpm is not installed here \(not on PATH\), so `pnpm run echo_args` can't run; install pnpm \(npm i -g pnpm, or corepack enable\)/)
   assert.doesNotMatch(r.stderr, /not found/)
+})
+
+test('dsh overlay -o: a planted link is replaced, not written through; a FIFO is a clear error, not a hang', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cs-cli-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(join(dir, 'victim'), 'keep\n')
+  symlinkSync(join(dir, 'victim'), join(dir, 'o.yml'))
+  const out = cli(['dsh', 'overlay', '-o', join(dir, 'o.yml')])
+  assert.equal(out.status, 0, out.stderr)
+  assert.equal(readFileSync(join(dir, 'victim'), 'utf8'), 'keep\n')
+  assert.ok(!lstatSync(join(dir, 'o.yml')).isSymbolicLink())
+  spawnSync('mkfifo', [join(dir, 'pipe.yml')])
+  const fifo = cli(['dsh', 'overlay', '-o', join(dir, 'pipe.yml')], { timeout: 20_000 })
+  assert.equal(fifo.status, 1, fifo.stderr)
+  assert.match(fifo.stderr, /FIFO/)
+  assert.doesNotMatch(fifo.stderr, /\n\s+at /, 'no stack trace')
 })

@@ -4,7 +4,7 @@
 import { test, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -67,4 +67,18 @@ test('usage errors: --out is required, --root must exist', () => {
   assert.equal(missing.status, 2)
   assert.match(missing.stderr, /does not exist/)
   assert.match(cli('recipes', 'skills', '--help').stdout, /one skill per recipe category/)
+})
+
+test('a link planted where a skill goes is replaced, never written through', async () => {
+  const out = join(scratch, 'planted')
+  const outside = join(scratch, 'outside')
+  await mkdir(out, { recursive: true })
+  await mkdir(outside, { recursive: true })
+  await writeFile(join(outside, 'SKILL.md'), 'not yours\n')
+  symlinkSync(outside, join(out, 'command-scout-git-recipes'))
+  const r = cli('recipes', 'skills', '--out', out)
+  assert.equal(r.status, 0, r.stderr)
+  assert.equal(readFileSync(join(outside, 'SKILL.md'), 'utf8'), 'not yours\n', 'the file the link pointed at is untouched')
+  assert.ok(!lstatSync(join(out, 'command-scout-git-recipes')).isSymbolicLink(), 'the skill is a folder of its own')
+  assert.equal(readSkill(out, 'command-scout-git-recipes').meta.name, 'command-scout-git-recipes')
 })
