@@ -720,6 +720,8 @@ export class Kitchen extends KitchenBase {
   /** Give the lease up and stop (the session leaves the kitchen; cooks keep running). */
   async shutdown(): Promise<void> {
     await this.serial(async () => {
+      // Dead before the lease goes: work queued behind this (a timer, a cook's exit) must not take it again.
+      this.dead = true
       this.store.releaseLease(this.lease)
       this.emitSnapshot([], 'off')
     }).catch(() => {})

@@ -297,6 +297,20 @@ test('a lost lease is found before any write; a read-only session promotes when 
   await settled(b, 'api-1')
 })
 
+test('a tick queued behind shutdown does not take the lease again: the next session owns the kitchen', async (t) => {
+  const { dir, root } = kitchenRoot()
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const a = await ownerKitchen(root)
+  const stopping = a.kitchen.shutdown()
+  // Work that lands on the chain after the shutdown began, as a timer or a cook's exit would queue it.
+  const late = a.kitchen.tick().then(() => 'ran', (e) => e.code ?? e.message)
+  await stopping
+  assert.notEqual(await late, 'ran')
+  const b = await ownerKitchen(root)
+  t.after(() => b.kitchen.shutdown())
+  assert.equal(b.kitchen.standing().kind, 'owner')
+})
+
 test('a takeover while an interval promotion attempt is still asking about the holder takes the lease', async (t) => {
   const reg = owners()
   const { root } = kitchenRoot()
