@@ -1,9 +1,11 @@
-// What the harness needs of each built-in collector, written from the collector table
-// (src/base/collector-table.ts, compiled to dist/), so that a new collector is one row there:
+// What the rest of the product needs of each built-in collector, written from the collector table
+// (src/base/collector-table.ts, read from its source), so that a new collector is its reader, its
+// tests and one row there:
 //
-//   node scripts/collector-rows.mjs           after tsc (npm run build): the row modules in dist/
-//   node scripts/collector-rows.mjs --write   also the checked-in files: cordis.patch.yml's
-//                                             collector rows and package.json's exports
+//   node scripts/collector-rows.mjs           the row modules in dist/ and the checked-in files:
+//                                             src/collectors/readers.ts (every reader by source),
+//                                             cordis.patch.yml's collector rows, package.json's
+//                                             exports (npm run build runs it before tsc)
 //   node scripts/collector-rows.mjs --check   exit 1 when the checked-in files are not current
 //
 // The row modules: `dist/src/dsh/collectors/<source>.js`, the collector as a plugin
@@ -18,15 +20,41 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { replaceIfChanged } from './replace-if-changed.mjs'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const TABLE = join(ROOT, 'dist/src/base/collector-table.js')
+const TABLE = join(ROOT, 'src/base/collector-table.ts')
 export const PLUGIN_DIR = 'dist/src/dsh/collectors'
 export const ENTRY_DIR = 'dist/src/dsh/entries/collectors'
+export const READERS_FILE = 'src/collectors/readers.ts'
 const GENERATED = 'Written by scripts/collector-rows.mjs from the collector table (src/base/collector-table.ts); edit the table, not this file.'
 
-/** The collector table as built (run tsc first). */
+/**
+ * The collector table, read from its source: it is plain data with no imports, so TypeScript's
+ * transpiler alone makes it a module, and the generator runs before tsc (a new row's reader file
+ * is then in the build's first compile).
+ */
 export async function loadTable() {
-  if (!existsSync(TABLE)) throw new Error(`${TABLE} is not built yet; run tsc -p tsconfig.json first`)
-  return (await import(pathToFileURL(TABLE).href)).COLLECTOR_TABLE
+  const { default: ts } = await import('typescript')
+  const { outputText } = ts.transpileModule(readFileSync(TABLE, 'utf8'), {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  })
+  return (await import(`data:text/javascript;base64,${Buffer.from(outputText).toString('base64')}`)).COLLECTOR_TABLE
+}
+
+/** src/collectors/readers.ts: every row's reader imported by name, keyed by source (the compiler checks each). */
+export function readersModule(table) {
+  const imports = table.map(({ reader }) => `import { ${reader.export} } from './${reader.module}'`)
+  const entries = table.map(({ source, reader }) => `  ${source}: ${reader.export},`)
+  return [
+    '// The reader of every built-in collector, by source.',
+    `// ${GENERATED}`,
+    "import type { BuiltinSource } from '../base/collector-table.js'",
+    "import type { Collector } from './types.js'",
+    ...imports,
+    '',
+    'export const READERS: { readonly [S in BuiltinSource]: Collector<any> } = {',
+    ...entries,
+    '}',
+    '',
+  ].join('\n')
 }
 
 /** The row modules of every collector: { path (relative to the root), text }. */
@@ -76,7 +104,7 @@ export function currentPackageJson(text, table) {
 }
 
 export const PATCH_BEGIN = '    # The built-in collectors, one row each, written from the collector table (src/base/collector-table.ts)'
-const PATCH_BEGIN_2 = '    # by `node scripts/collector-rows.mjs --write`: edit the table, not these rows.'
+const PATCH_BEGIN_2 = '    # by `node scripts/collector-rows.mjs` (npm run build runs it): edit the table, not these rows.'
 export const PATCH_END = '    # (end of the built-in collectors)'
 
 /** A YAML scalar as the layer writes it: plain when that reads back as the same string. */
@@ -129,9 +157,9 @@ export function writeRowModules(table, root = ROOT) {
 
 /** The checked-in files that are not what the table makes: [{ file, text }] with the current text. */
 export function staleCheckedIn(table, root = ROOT) {
-  const files = [['cordis.patch.yml', currentPatchLayer], ['package.json', currentPackageJson]]
+  const files = [[READERS_FILE, (_text, t) => readersModule(t)], ['cordis.patch.yml', currentPatchLayer], ['package.json', currentPackageJson]]
   return files.flatMap(([file, current]) => {
-    const text = readFileSync(join(root, file), 'utf8')
+    const text = existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : ''
     const wanted = current(text, table)
     return wanted === text ? [] : [{ file, text: wanted }]
   })
@@ -141,13 +169,11 @@ async function main(args) {
   const table = await loadTable()
   if (args.includes('--check')) {
     const stale = staleCheckedIn(table)
-    for (const { file } of stale) console.error(`${file} is not current with the collector table; run node scripts/collector-rows.mjs --write`)
+    for (const { file } of stale) console.error(`${file} is not current with the collector table; run node scripts/collector-rows.mjs (npm run build does)`)
     return stale.length ? 1 : 0
   }
   writeRowModules(table)
-  if (args.includes('--write')) {
-    for (const { file, text } of staleCheckedIn(table)) replaceIfChanged(join(ROOT, file), text), console.log(`wrote ${file}`)
-  }
+  for (const { file, text } of staleCheckedIn(table)) replaceIfChanged(join(ROOT, file), text), console.log(`wrote ${file}`)
   return 0
 }
 

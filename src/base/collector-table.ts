@@ -4,15 +4,15 @@
  * (src/book/recipe.ts, src/book/config.ts) take their names, aliases and defaults from it, the CLI
  * its `--no-<source>` switches, the harness its rows and package subpaths (scripts/collector-rows.mjs
  * writes them), the runners their install hints, the build its code-cache sample, and the texts a
- * model reads their list of formats. The readers themselves load through the collectors layer
- * (src/collectors/load.ts one at a time, src/collectors/index.ts all at once).
+ * model reads their list of formats, and the collectors layer its readers (src/collectors/readers.ts,
+ * written from the rows; src/collectors/load.ts loads one at a time, src/collectors/index.ts all).
  *
  * Plain data with no imports, so it sits in the lowest layer: the recipe model and the config,
  * which the collectors build on, read it.
  *
  * Adding a collector: write its reader (src/collectors/<source>/collect.ts exporting the Collector),
- * its tests, one row here, and its entry in src/collectors/index.ts (the compiler asks for it); then
- * `node scripts/collector-rows.mjs --write` updates cordis.patch.yml and package.json.
+ * its tests and one row here; `npm run build` (scripts/collector-rows.mjs, before tsc) writes the
+ * rest: src/collectors/readers.ts, cordis.patch.yml's rows, package.json's exports, the row modules.
  */
 
 /** The package managers the scripts collector picks from (its `runner` option). */
