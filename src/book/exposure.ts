@@ -2,33 +2,23 @@
  * How a recipe book becomes agent tools, for every agent surface (the dsh adapter, the MCP server):
  * which recipes are offered (hooks are not, unless configured), one tool per command when they
  * are few and fit the token budget, else one dispatcher tool with the `op` grammar
- * (dispatcher.ts); the tool descriptions (with the plan's word on which asks, from approval.ts);
- * and the text a model reads back from a run. Harness-free: each surface wraps the plan in its own
- * tool type. The budget keeps the tool definitions within a context budget
- * while every offered command stays reachable: by its own tool, or by name through the dispatcher.
- *
- * A call's arguments are words, never shell text (`plannedCall`): each is quoted onto the command
- * line, so a model can't chain a second command onto a harmless one. Whether a call needs a person's
- * yes is decided in approval.ts (at call time, with the call's words); run-tool.ts runs a call.
+ * (dispatcher.ts); and the tool descriptions (with the plan's word on which asks, from approval.ts).
+ * Harness-free: each surface wraps the plan in its own tool type. The budget keeps the tool
+ * definitions within a context budget while every offered command stays reachable: by its own
+ * tool, or by name through the dispatcher. What a call of a planned tool does is run-tool.ts's.
  */
 import { resolve } from 'node:path'
 import type { Config } from './config.js'
-import type { RunResult } from './execute.js'
-import { callWords, commandWithWords, type Verdict } from './risk/index.js'
+import type { Verdict } from './risk/index.js'
 import { plannedVerdict, reasonClause, UNJUDGED } from './approval.js'
 import type { Recipe } from './recipe.js'
 import { RecipeBook, RESERVED_TOOL_NAMES } from './recipe-book.js'
-import { dispatchTasks, dispatcherDescription, resolveOp, taskToken } from './dispatcher.js'
+import { dispatchTasks, dispatcherDescription } from './dispatcher.js'
 import { missingExecutable, missingRunnerNote, onPath } from './runners.js'
-
-// What `plannedCall` throws for an op that names no task; every other binding is taken from the module that defines it.
-export { DispatchError } from './dispatcher.js'
 
 /** The dispatcher tool's preferred name (the recipe-tool contract's). */
 export const DISPATCHER_NAME = 'recipe'
 
-/** Characters of each stream the model sees; the whole capture stays in the result value. */
-export const RENDER_STREAM_CHARS = 16_000
 
 export const ARGS_DESCRIPTION = 'Optional extra words, one argument each (quoted, never shell code): ["--watch"], ["VAR=1"].'
 export const OP_DESCRIPTION = 'The task, then its arguments as words, split as a shell splits them (no ;, |, &&, > or $(...)): "test", "build --release", "web/test --watch", "make:build VERSION=2".'
@@ -60,13 +50,6 @@ const DOC_CHARS = 140
 /** The gate's reason in a tool description, cut to this many characters (the refusal says it whole). */
 const RISK_CHARS = 200
 
-/** A tool call's result value: the run, where it ran, and which task it was. */
-export interface RecipeToolValue extends RunResult {
-  /** Working directory, relative to the scan root. */
-  cwd: string
-  /** The task as the dispatcher names it (`runner:task`). */
-  task: string
-}
 
 export interface ExposureOptions {
   /** Offer lifecycle scripts and pre/post hooks too (default: they stay in the book, not in the tools). */
@@ -193,67 +176,4 @@ export function recipeToolDescription(recipe: Recipe, risk?: string, runnerMissi
   if (risk) lines.push(`Asks a person for approval first: ${sentence(firstLine(risk, RISK_CHARS))}`)
   if (runnerMissing) lines.push(missingRunnerNote(recipe.runner, recipe.install))
   return lines.join('\n')
-}
-
-/** A call of a planned tool: the recipe, the call's extra words, and the command line with them quoted. */
-export interface PlannedCall {
-  recipe: Recipe
-  words: string[]
-  command: string
-}
-
-/**
- * The call a planned tool's arguments make. Throws DispatchError when a dispatcher op names no
- * task (its message lists them), ArgsError when the arguments are not plain words (it says why).
- */
-export function plannedCall(tool: PlannedTool, args: unknown): PlannedCall {
-  const given = (args ?? {}) as { args?: unknown; op?: unknown }
-  if (tool.kind === 'recipe') return callOf(tool.recipe, callWords(given.args))
-  // The whole op is words first, so `build; rm -rf src` is refused for its `;`, not as an unknown task `build;`.
-  if (typeof given.op === 'string') callWords(given.op)
-  const { task, tail } = resolveOp(given.op, dispatchTasks(tool.book))
-  return callOf(task.recipe, [...callWords(tail), ...callWords(given.args)])
-}
-
-/** A recipe called with these words. */
-export function callOf(recipe: Recipe, words: readonly string[]): PlannedCall {
-  return { recipe, words: [...words], command: commandWithWords(recipe, words) }
-}
-
-export function toolValue(recipe: Recipe, result: RunResult): RecipeToolValue {
-  return {
-    task: `${recipe.runner}:${taskToken(recipe)}`,
-    command: result.command,
-    cwd: recipe.cwd,
-    ok: result.ok,
-    exitCode: result.exitCode,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    killed: result.killed,
-    timedOut: result.timedOut,
-    durationMs: result.durationMs,
-  }
-}
-
-function cut(text: string, label: string): string {
-  if (text.length <= RENDER_STREAM_CHARS) return text
-  const dropped = text.length - RENDER_STREAM_CHARS
-  return `[... ${dropped} earlier characters of ${label} not shown ...]\n${text.slice(-RENDER_STREAM_CHARS)}`
-}
-
-/** The model-facing text: the command, how it ended, then each stream (tail-truncated with a marker). */
-export function renderRun(value: RecipeToolValue): string {
-  const status = value.timedOut
-    ? '[killed: timed out]'
-    : value.killed
-      ? '[killed: cancelled]'
-      : value.exitCode === null
-        ? '[killed by signal]'
-        : `[exit code: ${value.exitCode}]`
-  const head = `$ ${value.command}${value.cwd !== '.' ? `    (in ${value.cwd})` : ''}\n${status} (${(value.durationMs / 1000).toFixed(1)} s)`
-  const parts = [head]
-  if (value.stdout) parts.push(`stdout:\n${cut(value.stdout, 'stdout').replace(/\n$/, '')}`)
-  if (value.stderr) parts.push(`stderr:\n${cut(value.stderr, 'stderr').replace(/\n$/, '')}`)
-  if (!value.stdout && !value.stderr) parts.push('(no output)')
-  return parts.join('\n')
 }

@@ -10,7 +10,7 @@ import {
 } from '../../dist/src/book/approval.js'
 import { normalizeConfig } from '../../dist/src/book/config.js'
 import { discover } from '../../dist/src/book/discover.js'
-import { callOf } from '../../dist/src/book/exposure.js'
+import { callOf } from '../../dist/src/book/run-tool.js'
 import { commandWithWords } from '../../dist/src/book/risk/index.js'
 import { decideRecipeRun, needsConfirmation } from '../../dist/src/curated/confirm.js'
 import { loadLibrary, renderRecipe, SHIPPED_RECIPES_DIR } from '../../dist/src/curated/index.js'
