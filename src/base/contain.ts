@@ -46,9 +46,10 @@
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { accessSync, constants, mkdirSync, readdirSync, readFileSync, rmdirSync, statfsSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pidtree from 'pidtree'
+import { cgroupHierarchies, readPids, type CgroupHierarchy } from './cgroups.js'
 
 /** Environment variable whose value marks every process of one run (inherited through fork, setsid and double forks). */
 export const RUN_MARKER_VARIABLE = 'COMMAND_SCOUT_RUN_ID'
@@ -87,85 +88,9 @@ export interface ContainOptions {
   watchdog?: false
 }
 
-interface Hierarchy {
-  readonly version: 1 | 2
-  /** This process's own cgroup directory in it: runs get a directory below it. */
-  readonly dir: string
-  /** v1: the controller (freezer is preferred: a frozen cgroup can't fork while it is killed). */
-  readonly controller?: 'freezer' | 'pids'
-}
-
-const CGROUP2_MAGIC = 0x63677270
-const CGROUP_MAGIC = 0x27e0eb
 const PREFIX = 'command-scout-'
 
-let hierarchies: Hierarchy[] | undefined
 let sequence = 0
-
-/** Mounts of the cgroup file systems, as /proc/self/mountinfo lists them. */
-function cgroupMounts(): Array<{ root: string; point: string; fstype: string; options: string[] }> {
-  const out: Array<{ root: string; point: string; fstype: string; options: string[] }> = []
-  const unescape = (s: string) => s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)))
-  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
-    const sep = line.indexOf(' - ')
-    if (sep < 0) continue
-    const left = line.slice(0, sep).split(' ')
-    const right = line.slice(sep + 3).split(' ')
-    const fstype = right[0]
-    if (fstype !== 'cgroup2' && fstype !== 'cgroup') continue
-    out.push({ root: unescape(left[3] ?? '/'), point: unescape(left[4] ?? ''), fstype, options: (right[2] ?? '').split(',') })
-  }
-  return out
-}
-
-/** The hierarchies this process could make a run's cgroup in, best first; found once per process. */
-function usableHierarchies(): Hierarchy[] {
-  if (hierarchies) return hierarchies
-  hierarchies = []
-  if (process.platform !== 'linux') return hierarchies
-  try {
-    const mounts = cgroupMounts()
-    const own = new Map<string, string>()
-    for (const line of readFileSync('/proc/self/cgroup', 'utf8').split('\n')) {
-      const m = /^(\d+):([^:]*):(.*)$/.exec(line)
-      if (m) own.set(m[1] === '0' && m[2] === '' ? 'v2' : m[2]!, m[3]!)
-    }
-    const place = (mount: { root: string; point: string }, path: string | undefined): string | undefined => {
-      if (path === undefined) return undefined
-      const rel = mount.root === '/' ? path : path === mount.root ? '/' : path.startsWith(`${mount.root}/`) ? path.slice(mount.root.length) : undefined
-      return rel === undefined ? undefined : join(mount.point, rel)
-    }
-    const candidates: Hierarchy[] = []
-    for (const m of mounts.filter((x) => x.fstype === 'cgroup2')) {
-      const dir = place(m, own.get('v2'))
-      if (dir) candidates.push({ version: 2, dir })
-    }
-    for (const controller of ['freezer', 'pids'] as const) {
-      for (const m of mounts.filter((x) => x.fstype === 'cgroup' && x.options.includes(controller))) {
-        const key = [...own.keys()].find((k) => k.split(',').includes(controller))
-        const dir = place(m, key === undefined ? undefined : own.get(key))
-        if (dir) candidates.push({ version: 1, dir, controller })
-      }
-    }
-    for (const h of candidates) {
-      try {
-        // A cgroup file system indeed, and one whose processes file this user may write (moving a
-        // process needs write access where the source and destination meet: this directory).
-        const type = Number(statfsSync(h.dir).type)
-        if (type !== (h.version === 2 ? CGROUP2_MAGIC : CGROUP_MAGIC)) continue
-        accessSync(join(h.dir, 'cgroup.procs'), constants.W_OK)
-        accessSync(h.dir, constants.W_OK)
-        sweepStale(h.dir)
-        hierarchies.push(h)
-      } catch {
-        // not usable by this user
-      }
-    }
-  } catch {
-    // no /proc, or no cgroups
-  }
-  return hierarchies
-}
 
 function alive(pid: number): boolean {
   try {
@@ -189,8 +114,26 @@ function sweepStale(dir: string): void {
   }
 }
 
+let swept = false
+
+/** The hierarchies a run's cgroup may go in, best first; the first time, stale run cgroups are swept from them. */
+function usableHierarchies(): readonly CgroupHierarchy[] {
+  const found = cgroupHierarchies()
+  if (!swept) {
+    swept = true
+    for (const h of found) {
+      try {
+        sweepStale(h.dir)
+      } catch {
+        // unreadable now: nothing to sweep
+      }
+    }
+  }
+  return found
+}
+
 /** A run's own cgroup directory, made now; undefined when none can be made. */
-function makeCgroup(): { hierarchy: Hierarchy; dir: string } | undefined {
+function makeCgroup(): { hierarchy: CgroupHierarchy; dir: string } | undefined {
   for (const h of usableHierarchies()) {
     const dir = join(h.dir, `${PREFIX}${process.pid}-${++sequence}`)
     try {
@@ -201,14 +144,6 @@ function makeCgroup(): { hierarchy: Hierarchy; dir: string } | undefined {
     }
   }
   return undefined
-}
-
-function readPids(file: string): number[] {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
 }
 
 /** The pids in a cgroup and the cgroups below it. */

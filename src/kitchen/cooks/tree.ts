@@ -25,6 +25,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, writeFileSync } from 'node:fs'
 import { basename, dirname, isAbsolute, join, sep } from 'node:path'
+import { cgroupHierarchies, readPids, underCgroupMount } from '../../base/cgroups.js'
 
 const LINUX = process.platform === 'linux'
 
@@ -59,9 +60,7 @@ interface Proc {
 
 interface Hierarchy {
   version: 1 | 2
-  /** Mount point of the hierarchy. */
-  mount: string
-  /** This kitchen's directory in it: `<mount><own cgroup>/command-scout-<key>`. */
+  /** This kitchen's directory in it: `<this process's cgroup>/command-scout-<key>`. */
   dir: string
 }
 
@@ -83,34 +82,17 @@ export class CookTrees {
     if (this.hierarchy !== undefined) return this.hierarchy
     this.hierarchy = null
     if (!LINUX || this.options.cgroups === false) return null
-    try {
-      const mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
-      const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n')
-      const candidates: { version: 1 | 2; mount: string; path: string }[] = []
-      const v2 = own.find((l) => l.startsWith('0::'))?.slice(3)
-      const v1 = own.map((l) => l.split(':')).find((f) => f.length >= 3 && f[1]!.split(',').includes('pids'))?.slice(2).join(':')
-      for (const line of mounts) {
-        const [left, right] = line.split(' - ')
-        if (!left || !right) continue
-        const mount = left.split(' ')[4]
-        const [fstype, , opts = ''] = right.split(' ')
-        if (!mount) continue
-        if (fstype === 'cgroup2' && v2 !== undefined) candidates.push({ version: 2, mount, path: v2 })
-        if (fstype === 'cgroup' && opts.split(',').includes('pids') && v1 !== undefined) candidates.push({ version: 1, mount, path: v1 })
+    // v2, else v1 pids: the kill below needs cgroup.kill or a group it can empty round by round.
+    for (const h of cgroupHierarchies()) {
+      if (h.version === 1 && h.controller !== 'pids') continue
+      const dir = join(h.dir, `command-scout-${this.key}`)
+      try {
+        mkdirSync(dir, { recursive: true })
+      } catch {
+        continue
       }
-      candidates.sort((a, b) => b.version - a.version)
-      for (const c of candidates) {
-        const dir = join(c.mount, c.path, `command-scout-${this.key}`)
-        try {
-          mkdirSync(dir, { recursive: true })
-        } catch {
-          continue
-        }
-        this.hierarchy = { version: c.version, mount: c.mount, dir }
-        break
-      }
-    } catch {
-      this.hierarchy = null
+      this.hierarchy = { version: h.version, dir }
+      break
     }
     return this.hierarchy
   }
@@ -143,18 +125,7 @@ export class CookTrees {
     const name = basename(path)
     if (!name.startsWith(`${task}.`) || !/^[0-9]+$/.test(name.slice(task.length + 1))) return false
     if (basename(dirname(path)) !== `command-scout-${this.key}`) return false
-    let mounts: string[]
-    try {
-      mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
-    } catch {
-      return false
-    }
-    const under = mounts.some((line) => {
-      const [left, right] = line.split(' - ')
-      const mount = left?.split(' ')[4]
-      const fstype = right?.split(' ')[0]
-      return mount !== undefined && (fstype === 'cgroup2' || fstype === 'cgroup') && path.startsWith(mount + sep)
-    })
+    const under = underCgroupMount(path)
     return under && existsSync(join(path, 'cgroup.procs'))
   }
 
@@ -293,14 +264,6 @@ function procTable(): Map<number, Proc> {
     out.set(Number(n), { pid: Number(n), ppid: Number(f[1]), pgid: Number(f[2]), tty: Number(f[4]), zombie: f[0] === 'Z' || f[0] === 'X' })
   }
   return out
-}
-
-function readPids(file: string): number[] {
-  try {
-    return readFileSync(file, 'utf8').split('\n').filter((l) => /^[0-9]+$/.test(l)).map(Number)
-  } catch {
-    return []
-  }
 }
 
 /** Whether the process's environment (as it was started) holds the marker: exactly, or as a prefix. */
