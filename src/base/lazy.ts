@@ -20,3 +20,5 @@ export const tinyglobby = lazy<typeof import('tinyglobby')>(() => require('tinyg
 export const picomatch = lazy<typeof picomatchFn>(() => require('picomatch'))
 export const shellQuote = lazy<typeof import('shell-quote')>(() => require('shell-quote'))
 export const smolToml = lazy<typeof import('smol-toml')>(() => require('smol-toml'))
+/** The ignore library's factory (a .gitignore matcher). */
+export const ignoreRules = lazy<(options?: { allowRelativePaths?: boolean }) => import('ignore').Ignore>(() => require('ignore'))

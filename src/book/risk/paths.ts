@@ -11,7 +11,8 @@ import { spawnSync } from 'node:child_process'
 import { lstatSync, readFileSync, statSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import ignore, { type Ignore } from 'ignore'
+import type { Ignore } from 'ignore'
+import { ignoreRules } from '../../base/lazy.js'
 import type { ShellWord } from './shell.js'
 
 /** Directories a build, a test run or an install recreates, at any depth. */
@@ -183,7 +184,7 @@ export class PathJudge {
     const texts = [readSmall(join(this.root, dir, '.gitignore'))]
     if (dir === '') texts.push(readSmall(join(this.root, '.git', 'info', 'exclude')))
     const text = texts.filter(Boolean).join('\n')
-    if (text) rules = ignore({ allowRelativePaths: true }).add(text)
+    if (text) rules = ignoreRules()({ allowRelativePaths: true }).add(text)
     this.#ignores.set(dir, rules)
     return rules
   }
