@@ -22,3 +22,9 @@ export const shellQuote = lazy<typeof import('shell-quote')>(() => require('shel
 export const smolToml = lazy<typeof import('smol-toml')>(() => require('smol-toml'))
 /** The ignore library's factory (a .gitignore matcher). */
 export const ignoreRules = lazy<(options?: { allowRelativePaths?: boolean }) => import('ignore').Ignore>(() => require('ignore'))
+
+let execaModule: Promise<typeof import('execa')> | undefined
+/** execa, loaded with the first command that needs it (ES modules only: imported, not required). */
+export function loadExeca(): Promise<typeof import('execa')> {
+  return (execaModule ??= import('execa'))
+}

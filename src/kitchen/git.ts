@@ -21,7 +21,7 @@ import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFi
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { realpath } from 'node:fs/promises'
 import { randomBytes } from 'node:crypto'
-import { execa } from 'execa'
+import { loadExeca } from '../base/lazy.js'
 import { readBounded } from './store/files.js'
 
 export class GitError extends Error {
@@ -46,7 +46,7 @@ interface GitRun {
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_LFS_SKIP_SMUDGE: '1' }
 
 async function git(cwd: string, args: readonly string[], env: Record<string, string> = {}, input?: string): Promise<GitRun> {
-  const r = await execa('git', args, {
+  const r = await (await loadExeca()).execa('git', args, {
     cwd,
     reject: false,
     env: { ...GIT_ENV, ...env },

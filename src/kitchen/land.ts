@@ -22,7 +22,7 @@
  */
 import { lstatSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import { execa } from 'execa'
+import { loadExeca } from '../base/lazy.js'
 import { cloneKind, parseWorktreeList } from './git.js'
 
 const OID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/
@@ -67,7 +67,7 @@ interface GitOptions {
 
 async function run(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitOut> {
   const timeout = options.timeoutMs ?? READ_TIMEOUT_MS
-  const r = await execa('git', [...SAFE_CONFIG, ...(options.config ?? []), '--no-pager', ...args], {
+  const r = await (await loadExeca()).execa('git', [...SAFE_CONFIG, ...(options.config ?? []), '--no-pager', ...args], {
     cwd, reject: false, stdin: 'ignore', encoding: 'buffer', stripFinalNewline: false, maxBuffer: options.max ?? SMALL_OUTPUT, timeout,
     extendEnv: false, env: gitEnv(options.env ?? {}),
   })

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { readFile, readlink } from 'node:fs/promises'
-import { execa } from 'execa'
+import { loadExeca } from '../../base/lazy.js'
 import type { HolderAlive, Identity, LiveCook, RunNo, TaskId } from '../domain.js'
 
 export type { LiveCook }
@@ -208,7 +208,7 @@ export async function procStat(pid: number): Promise<ProcStat | undefined> {
       return undefined
     }
   }
-  const r = await execa('ps', ['-o', 'ppid=,lstart=', '-p', String(pid)], { reject: false })
+  const r = await (await loadExeca()).execa('ps', ['-o', 'ppid=,lstart=', '-p', String(pid)], { reject: false })
   const m = /^\s*(\d+)\s+(.+?)\s*$/.exec(String(r.stdout))
   return m ? { ppid: Number(m[1]), start: m[2]!, zombie: false } : undefined
 }
@@ -249,7 +249,7 @@ export async function stdoutPath(pid: number): Promise<string | undefined> {
       return undefined
     }
   }
-  const r = await execa('lsof', ['-w', '-a', '-p', String(pid), '-d', '1', '-F', 'pRn'], { reject: false })
+  const r = await (await loadExeca()).execa('lsof', ['-w', '-a', '-p', String(pid), '-d', '1', '-F', 'pRn'], { reject: false })
   return parseLsof(String(r.stdout)).find((x) => x.pid === pid)?.name
 }
 
@@ -259,7 +259,7 @@ export async function stdoutPath(pid: number): Promise<string | undefined> {
  */
 export async function listStdouts(): Promise<LsofRecord[]> {
   if (!LINUX) {
-    const r = await execa('lsof', ['-w', '-d', '1', '-F', 'pRn'], { reject: false })
+    const r = await (await loadExeca()).execa('lsof', ['-w', '-d', '1', '-F', 'pRn'], { reject: false })
     return parseLsof(String(r.stdout))
   }
   const out: LsofRecord[] = []
