@@ -1,5 +1,6 @@
 /**
- * `/chef on|off|takeover|board|send|stop|close`: the command a person types, answered at once.
+ * `/chef on|off|takeover|board|send|stop|close`: the command a person types, answered at once (its
+ * registration is provider.ts's, which loads the kitchen core to answer).
  *
  * - `send`, `stop` and `close` are the chef tools' operations (`ChefOperations`, the same calls and
  *   the same answers), typed by a person: the live board offers them ready to copy. Only the lease
@@ -19,7 +20,7 @@ import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { CHEF_ALREADY_OFF_TEXT, CHEF_OFF_TEXT, KitchenError, boardOffText, boardRestoringText, chefUsageText } from '../kitchen/index.js'
 import { chefLineProblemText, chefReadOnlyText } from '../kitchen/derive/texts.js'
 import type { KitchenHost } from './host.js'
-import { CHEF_COMMAND, parseChefLine, type ChefLine, type ChefTaskVerb } from './mode.js'
+import { parseChefLine, type ChefLine, type ChefTaskVerb } from './mode.js'
 import type { ChefOperations } from './operations.js'
 import { errorText, type ChefAgent, type ChefSessions } from './sessions.js'
 import { WAKE_PLUGIN } from './wakes.js'
@@ -38,16 +39,6 @@ export interface ChefCommandParts {
   host: KitchenHost
   sessions: ChefSessions
   operations: ChefOperations
-}
-
-/** The `/chef` command's registration. */
-export function chefCommand(ctx: Context, parts: ChefCommandParts) {
-  return {
-    name: CHEF_COMMAND,
-    description: 'Chef mode: dispatch coding tasks to background cooks (on, off, takeover, board; send, stop, close a task)',
-    input: { hint: '[on|off|takeover|board] | send <id> <message> | stop <id> | close <id> [merge|discard]' },
-    handler: ({ agent, rawInput }: { agent: ChefAgent; rawInput: string }) => runChefCommand(ctx, parts, agent, rawInput),
-  }
 }
 
 export async function runChefCommand(ctx: Context, parts: ChefCommandParts, agent: ChefAgent, rawInput: string): Promise<CommandResult> {

@@ -7,11 +7,13 @@
  *   closes in a session.
  * - `kitchen/role:v1` and `kitchen/rulebooks:v1`: the role contract (src/kitchen/events.ts), which the
  *   chef and the cook runner both answer.
+ *
+ * No value import from the kitchen core: the kitchen row listens to these names from its start and
+ * loads its core only when it needs it.
  */
 import type { CooksSnapshot, CookTask } from '../kitchen/index.js'
 
-export { COOKS_EVENT, COOKS_REQUEST_EVENT } from '../kitchen/index.js'
-export { ROLE_EVENT, RULEBOOKS_EVENT, isRoleRequest, isRulebooksRequest, type RoleRequest, type RulebooksRequest } from '../kitchen/events.js'
+export { COOKS_EVENT, COOKS_REQUEST_EVENT, ROLE_EVENT, RULEBOOKS_EVENT, isRoleRequest, isRulebooksRequest, type RoleRequest, type RulebooksRequest } from '../kitchen/events.js'
 
 export interface Viewer {
   command: string

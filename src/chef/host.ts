@@ -20,10 +20,10 @@ import { mergeTester } from './merge-test.js'
 import { withViewers, type CooksSnapshotView, type Viewer } from './events.js'
 import { ModelFacts, type CredentialsView, type LlmView } from './models.js'
 import { testCommandOf } from './project-commands.js'
-import { KitchenRowConfig, kitchenConfigFile, kitchenDir } from './schema.js'
+import { PLUGIN_NAME, checkRowConfig, kitchenConfigFile, kitchenDir, type KitchenRowConfig } from './schema.js'
 import type { KitchenRole } from './service.js'
 
-export const PLUGIN_NAME = 'command-scout-kitchen'
+export { PLUGIN_NAME }
 
 const BIN = fileURLToPath(new URL('../../../bin/command-scout', import.meta.url))
 const viewer = (taskDir: string): Viewer => ({ command: BIN, args: ['watch', taskDir] })
@@ -33,6 +33,8 @@ export interface HostParts {
   deliver: NonNullable<KitchenDeps['deliver']>
   /** Emit an integration event on the plugin's context. */
   fire(name: string, payload: unknown): void
+  /** Error lines for the person (the harness log, each once: the row's `ReportOnce`). */
+  report(lines: readonly string[]): void
 }
 
 export class KitchenHost {
@@ -41,7 +43,6 @@ export class KitchenHost {
   private opening: Promise<Opened> | undefined
   private ticking: Promise<void> | undefined
   private last: CooksSnapshotView | undefined
-  private readonly reported = new Set<string>()
   private cookCommandCache: { key: string; argv: string[] } | undefined
   readonly facts: ModelFacts
   disposed = false
@@ -190,13 +191,12 @@ export class KitchenHost {
 
   /** A new row config: schema-checked here, read by the core at its next tick. */
   reconfigure(raw: unknown): void {
-    let next: KitchenRowConfig
-    try {
-      next = (KitchenRowConfig as unknown as (v: unknown) => KitchenRowConfig)(raw ?? {})
-    } catch (error) {
-      this.report([`${PLUGIN_NAME} config: ${(error as Error).message}; the kitchen keeps its config`])
+    const checked = checkRowConfig(raw)
+    if ('refused' in checked) {
+      this.report([checked.refused])
       return
     }
+    const next = checked.row
     const dirBefore = kitchenDir(this.row)
     this.row = next
     if (kitchenDir(next) !== dirBefore && this.opened) {
@@ -265,13 +265,8 @@ export class KitchenHost {
     }
   }
 
-  /** Error lines for the person: the harness log, each once while it lasts. */
+  /** Error lines for the person: the harness log, each once while the row runs. */
   report(lines: readonly string[]): void {
-    const log = (this.ctx as unknown as { logger?: (name: string) => { warn(f: string, ...a: unknown[]): void } }).logger?.(PLUGIN_NAME)
-    for (const l of lines) {
-      if (this.reported.has(l)) continue
-      this.reported.add(l)
-      log?.warn('%s', l)
-    }
+    this.parts.report(lines)
   }
 }

@@ -1,23 +1,16 @@
 /**
- * The `/chef` argument line, parsed, and chef mode of a session, folded from the `/chef` command
- * events the harness's command registry already logs (`command/run {commandId, name, args}`, then
- * `command/done {commandId, kind}`). No custom session event: an event type the harness does not
- * know makes the next resume fail.
+ * The `/chef` argument line, parsed; its verb and chef mode of a session, folded from the logged
+ * `/chef` command events, are fold.ts's (re-exported here). No custom session event: an event type
+ * the harness does not know makes the next resume fail.
  *
  * A message is the rest of the line after the task id, exactly as typed (quotes, backslashes and
  * control characters included): it is the person's words to the cook, stored as given; every
  * answer that shows a part of the line escapes it.
  */
 import { isTaskId } from '../kitchen/domain.js'
+import { splitChefLine, type ChefModeVerb, type ChefTaskVerb, type ChefVerb } from './fold.js'
 
-export interface SessionEventLike {
-  type: string
-  data?: unknown
-}
-
-export type ChefModeVerb = 'on' | 'off' | 'takeover' | 'board'
-export type ChefTaskVerb = 'send' | 'stop' | 'close'
-export type ChefVerb = ChefModeVerb | ChefTaskVerb
+export { CHEF_COMMAND, foldChefMode, type ChefModeVerb, type ChefTaskVerb, type ChefVerb, type SessionEventLike } from './fold.js'
 
 /** How `/chef close` ends a task: closed as it is, landed first (the merge queue), or its work thrown away. */
 export type CloseHow = 'close' | 'merge' | 'discard'
@@ -37,28 +30,20 @@ export type ChefLineProblem =
   | { kind: 'extra'; given: string }
   | { kind: 'merge-and-discard' }
 
-export const CHEF_COMMAND = 'chef'
-
-const MODE_VERBS: readonly string[] = ['on', 'off', 'takeover', 'board']
-const TASK_VERBS: readonly string[] = ['send', 'stop', 'close']
-
 /** The verb of a `/chef` argument line, or undefined when it is not one. Empty is `on`. */
 export function chefVerb(args: string | undefined): ChefVerb | undefined {
-  return parseChefLine(args)?.verb
+  return splitChefLine(args)?.verb
 }
 
 /** The `/chef` line parsed, or undefined when its first word is no verb. */
 export function parseChefLine(args: string | undefined): ChefLine | undefined {
-  const line = (args ?? '').replace(/^\s+/, '')
-  const first = /^\S*/.exec(line)![0]
-  const verb = first.toLowerCase()
-  const rest = line.slice(first.length)
-  if (verb === '') return { verb: 'on' }
-  if (MODE_VERBS.includes(verb)) return rest.trim() === '' ? { verb: verb as ChefModeVerb } : undefined
-  if (!TASK_VERBS.includes(verb)) return undefined
+  const split = splitChefLine(args)
+  if (!split) return undefined
+  const { verb, rest } = split
   if (verb === 'send') return sendLine(rest)
   if (verb === 'stop') return stopLine(rest)
-  return closeLine(rest)
+  if (verb === 'close') return closeLine(rest)
+  return { verb }
 }
 
 /** `send <id> <message>`: the message is the rest of the line, as typed (only the space around it dropped). */
@@ -111,22 +96,4 @@ function words(text: string): string[] {
 /** Spaces, tabs and line ends around the message go; everything else in it stays as typed. */
 function trimSpace(text: string): string {
   return text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '')
-}
-
-/** Whether the last successful `/chef on|takeover|off` in these events left chef mode on. */
-export function foldChefMode(events: Iterable<SessionEventLike>): boolean {
-  let active = false
-  const running = new Map<string, boolean>()
-  for (const e of events) {
-    const d = (e.data ?? {}) as Record<string, unknown>
-    if (e.type === 'command/run' && d.name === CHEF_COMMAND && typeof d.commandId === 'string') {
-      const verb = chefVerb(typeof d.args === 'string' ? d.args : '')
-      if (verb === 'on' || verb === 'takeover') running.set(d.commandId, true)
-      else if (verb === 'off') running.set(d.commandId, false)
-    } else if (e.type === 'command/done' && typeof d.commandId === 'string' && running.has(d.commandId)) {
-      if (d.kind === 'success') active = running.get(d.commandId)!
-      running.delete(d.commandId)
-    }
-  }
-  return active
 }

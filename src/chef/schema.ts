@@ -9,6 +9,9 @@ import { homedir } from 'node:os'
 import { isAbsolute, join, resolve } from 'node:path'
 import z from '@deepseek-ai/schemastery'
 
+/** The kitchen row's plugin name, which its log lines name. */
+export const PLUGIN_NAME = 'command-scout-kitchen'
+
 export const THINKING = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const
 
 export interface ProfileConfig {
@@ -69,6 +72,15 @@ export const KitchenRowConfig: z<KitchenRowConfig> = z.object({
   providerKeys: z.dict(String).default({ 'deepseek-official': 'DEEPSEEK_API_KEY' }).description('Credential name per provider route.'),
   verifyTimeoutMs: z.natural().min(1).default(300_000).description('Budget of chef_result verify (ms).'),
 }) as never
+
+/** A row config a patch layer sent, schema-checked: the new config, or the log line that says why the kitchen keeps its own. */
+export function checkRowConfig(raw: unknown): { row: KitchenRowConfig } | { refused: string } {
+  try {
+    return { row: (KitchenRowConfig as unknown as (v: unknown) => KitchenRowConfig)(raw ?? {}) }
+  } catch (error) {
+    return { refused: `${PLUGIN_NAME} config: ${(error as Error).message}; the kitchen keeps its config` }
+  }
+}
 
 /** The kitchen directory the row names, absolute. */
 export function kitchenDir(config: Pick<KitchenRowConfig, 'dir'>, env: NodeJS.ProcessEnv = process.env): string {

@@ -6,7 +6,9 @@
  * - **One kitchen per process, opened lazily.** The kitchen directory is opened when the first
  *   session turns chef mode on (or a resumed chef session comes back), as the owner when the lease
  *   is free or stale, else read-only; it is closed (the lease given up, cooks left running) when
- *   the last chef session leaves chef mode or the plugin stops.
+ *   the last chef session leaves chef mode or the plugin stops. The kitchen's code loads lazily
+ *   too: the provider loads its core at the first `/chef` line, session coming back in chef mode or
+ *   operations call, so a process with no chef session never loads it (nor ticks it).
  * - **Ticks.** Every second and after every mutating call, on the plugin's own timers, so they end
  *   with the plugin. A read-only session's tick takes the lease once it is free.
  * - **Hot config.** The row's config applies at the next tick when a patch layer changes it; no

@@ -11,8 +11,11 @@ import type { ToolDefinition } from '@deepseek-ai/dsh-tools'
 import { chefOnText, rulebookFor, type Standing } from '../kitchen/index.js'
 import { isRoleRequest } from './events.js'
 import type { KitchenHost } from './host.js'
-import { foldChefMode, type SessionEventLike } from './mode.js'
+import { foldChefMode, type SessionEventLike } from './fold.js'
+import { errorText } from './plugin-context.js'
 import type { WakeAgent, WakeDelivery } from './wakes.js'
+
+export { errorText }
 
 /** The parts of a dsh agent the kitchen uses. */
 export interface ChefAgent extends WakeAgent {
@@ -34,10 +37,6 @@ export interface SessionParts {
   /** The chef's system-prompt section, read at each assembly. */
   prompt(): string
   wakes: WakeDelivery
-}
-
-export function errorText(error: unknown): string {
-  return (error as Error)?.message ?? String(error)
 }
 
 export class ChefSessions {

@@ -1,9 +1,9 @@
 /**
  * The kitchen's role contract between plugins of one process: which kitchen role an agent has, and
- * which rulebooks are installed. Names and request shapes only (no harness types), so the chef and
- * the cook runner, which never import each other, answer the same contract, and another package
- * imports it with `import type`. The cooks snapshot's event names live with the snapshot
- * (derive/texts.ts).
+ * which rulebooks are installed, and the names of the cooks snapshot's events. Names and request
+ * shapes only (no harness types), so the chef and the cook runner, which never import each other,
+ * answer the same contract, another package imports it with `import type`, and the chef's row
+ * listens to these names from its start without loading the kitchen core.
  *
  * - `kitchen/role:v1`: the asker passes the agent (or none, for the process: a cook) and leaves
  *   `role` unset; the chef fills `chef` (and the chef's rulebook) for an agent in chef mode, the cook
@@ -13,6 +13,9 @@
 
 export const ROLE_EVENT = 'kitchen/role:v1'
 export const RULEBOOKS_EVENT = 'kitchen/rulebooks:v1'
+/** The versioned cooks snapshot (derive/texts.ts `cooksSnapshot`), and the request to emit it again. */
+export const COOKS_EVENT = 'kitchen/cooks:v1'
+export const COOKS_REQUEST_EVENT = 'kitchen/cooks:v1:request'
 
 export interface RoleRequest {
   version: 1

@@ -224,8 +224,7 @@ export function boardText(b: Board): string {
  * from any one it receives.
  */
 
-export const COOKS_EVENT = 'kitchen/cooks:v1'
-export const COOKS_REQUEST_EVENT = 'kitchen/cooks:v1:request'
+export { COOKS_EVENT, COOKS_REQUEST_EVENT } from '../events.js'
 
 export interface CookTask {
   id: string
