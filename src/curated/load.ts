@@ -5,15 +5,13 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
 import { decodeRecipe, type Path, type Report } from './decode.js'
 import { checkRecipe } from './rules.js'
 import type { CuratedRecipe, Library, RuleCode, ValidationIssue } from './schema.js'
+import { SHIPPED_RECIPES_DIR } from './shipped.js'
 
-/** The package's own `recipes/` folder (from `src/curated/` or `dist/src/curated/`). */
-/** The package's own `recipes/` folder; this module runs from `dist/src/curated/`. */
-export const SHIPPED_RECIPES_DIR = fileURLToPath(new URL('../../../recipes', import.meta.url))
+export { SHIPPED_RECIPES_DIR }
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 

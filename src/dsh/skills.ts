@@ -5,8 +5,9 @@
  * never drift from it.
  *
  * They are served by a skill provider rather than registered one by one: the provider registers
- * at once, and the library (every recipe's YAML, and the confirmation rules the skill bodies quote)
- * is read when the catalog is first asked for, not while the harness starts. Each skill is listed
+ * at once, and the skills are read when the catalog is first asked for, from the catalog the build
+ * made of the library (../skills/catalog.ts), or, when the library folder is no longer the one it
+ * was made from, from the library itself (every recipe's YAML and the confirmation rules). Each skill is listed
  * exactly as a runtime registration lists it (same rank, source and provider label), so the
  * catalog and the bodies the `skill` tool returns are the same either way.
  */
@@ -48,8 +49,14 @@ function skillFiles(): () => Promise<Map<string, SkillFile>> {
 }
 
 async function readSkills(): Promise<Map<string, SkillFile>> {
-  const [{ loadLibrary, SHIPPED_RECIPES_DIR }, { recipeSkills }] = await Promise.all([import('../curated/load.js'), import('../skills/write.js')])
-  return new Map(recipeSkills(loadLibrary([SHIPPED_RECIPES_DIR])).map((skill) => [skill.name, skill]))
+  const [{ catalogSkills }, { SHIPPED_RECIPES_DIR }] = await Promise.all([import('../skills/catalog.js'), import('../curated/shipped.js')])
+  const skills = catalogSkills(SHIPPED_RECIPES_DIR) ?? await librarySkills(SHIPPED_RECIPES_DIR)
+  return new Map(skills.map((skill) => [skill.name, skill]))
+}
+
+async function librarySkills(dir: string): Promise<SkillFile[]> {
+  const [{ loadLibrary }, { recipeSkills }] = await Promise.all([import('../curated/load.js'), import('../skills/write.js')])
+  return recipeSkills(loadLibrary([dir]))
 }
 
 function summaryOf(skill: SkillFile) {
