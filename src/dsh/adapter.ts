@@ -35,23 +35,36 @@ export default class CommandScout extends RecipeBookService {
   static inject = ['tools', 'shell']
   static Config = AdapterConfig
 
-  readonly core: { config: Config; live: LiveBook; tools: RecipeTools }
+  readonly core: { config: Config; live: LiveBook; tools: RecipeTools; flush: () => void }
 
   constructor(ctx: Context, rowConfig: AdapterConfig) {
     super(ctx)
     const config = normalizeAdapterConfig(rowConfig)
     const reported = new Set<string>()
+    // Changes that come together (every collector row adding itself while the harness starts, or
+    // leaving as it stops) are answered once, after them (a microtask later): one tool plan, one
+    // event. Reading the tools through this service answers a change still queued first.
+    let queued = false
+    let closed = false
+    const answer = () => {
+      queued = false
+      if (closed) return
+      core.tools.sync()
+      reportNewDiagnostics(ctx, live.diagnostics(), reported)
+      ctx.emit('recipes/change')
+    }
     const live = new LiveBook(resolve(process.cwd(), config.root), {
       onChange: () => {
-        core.tools.sync()
-        reportNewDiagnostics(ctx, live.diagnostics(), reported)
-        ctx.emit('recipes/change')
+        if (queued) return
+        queued = true
+        queueMicrotask(answer)
       },
     })
-    const core = { config, live, tools: new RecipeTools(ctx, config, live, name) }
+    const core = { config, live, tools: new RecipeTools(ctx, config, live, name), flush: () => queued && answer() }
     this.core = core
     ctx.effect(() => askBeforeRunning(ctx, (exec) => core.tools.approvalReason(exec), (exec) => core.tools.prepared.allow(exec)), 'command-scout approval')
     ctx.effect(() => () => {
+      closed = true
       core.tools.disposeAll()
       void live.close()
     }, 'command-scout book')
@@ -85,6 +98,7 @@ export default class CommandScout extends RecipeBookService {
 
   /** Names of the tools registered right now (tests and status views). */
   toolNames(): string[] {
+    this.core.flush()
     return [...this.core.tools.registered.keys()]
   }
 }
