@@ -4,6 +4,7 @@
 //
 //   node scripts/collector-rows.mjs           the row modules in dist/ and the checked-in files:
 //                                             src/collectors/readers.ts (every reader by source),
+//                                             src/collectors/reader-modules.ts (each loaded on first use),
 //                                             cordis.patch.yml's collector rows, package.json's
 //                                             exports (npm run build runs it before tsc)
 //   node scripts/collector-rows.mjs --check   exit 1 when the checked-in files are not current
@@ -11,8 +12,9 @@
 // The row modules: `dist/src/dsh/collectors/<source>.js`, the collector as a plugin
 // (src/dsh/collector-plugin.ts), and `dist/src/dsh/entries/collectors/<source>.js`, the entry the
 // harness loads as `dsh-command-scout/collectors/<source>`: it makes this package share the
-// harness's `@deepseek-ai/*` first (src/dsh/host-peers.ts), then loads the plugin (a static import
-// would load it before the hook exists). The two folders are this script's: any other file in
+// harness's `@deepseek-ai/*` first (src/dsh/host-peers.ts), then takes the plugin from the harness
+// bundle (src/dsh/rows-loader.ts), or loads its module when the build made no bundle (a static
+// import would load it before the hook exists). The two folders are this script's: any other file in
 // them is removed. test/unit/collector-table.test.mjs checks all of it against the table.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -24,6 +26,7 @@ const TABLE = join(ROOT, 'src/base/collector-table.ts')
 export const PLUGIN_DIR = 'dist/src/dsh/collectors'
 export const ENTRY_DIR = 'dist/src/dsh/entries/collectors'
 export const READERS_FILE = 'src/collectors/readers.ts'
+export const READER_MODULES_FILE = 'src/collectors/reader-modules.ts'
 const GENERATED = 'Written by scripts/collector-rows.mjs from the collector table (src/base/collector-table.ts); edit the table, not this file.'
 
 /**
@@ -57,6 +60,24 @@ export function readersModule(table) {
   ].join('\n')
 }
 
+/**
+ * src/collectors/reader-modules.ts: each row's reader module, imported on first use by
+ * collectors/load.ts (a literal import() per reader, which a bundler follows as it is).
+ */
+export function readerModulesModule(table) {
+  const entries = table.map(({ source, reader }) => `  ${source}: () => import('./${reader.module}'),`)
+  return [
+    '// The module of every built-in collector\'s reader, by source, imported on first use.',
+    `// ${GENERATED}`,
+    "import type { BuiltinSource } from '../base/collector-table.js'",
+    '',
+    'export const READER_MODULES: { readonly [S in BuiltinSource]: () => Promise<Record<string, unknown>> } = {',
+    ...entries,
+    '}',
+    '',
+  ].join('\n')
+}
+
 /** The row modules of every collector: { path (relative to the root), text }. */
 export function rowModules(table) {
   return table.flatMap(({ source }) => [
@@ -69,8 +90,9 @@ export function rowModules(table) {
     {
       path: `${ENTRY_DIR}/${source}.js`,
       text: `// \`dsh-command-scout/collectors/${source}\`: the ${source} collector's row entry (see ../adapter.js). ${GENERATED}\n`
-        + `import { shareHostPeers } from '../../host-peers.js'\n\nshareHostPeers()\n`
-        + `const collector = await import('../../collectors/${source}.js')\nexport default collector.default\n`,
+        + `import { shareHostPeers } from '../../host-peers.js'\nimport { harnessBundle } from '../../rows-loader.js'\n\nshareHostPeers()\n`
+        + `const bundle = await harnessBundle()\n`
+        + `export default bundle ? await bundle.collector(${JSON.stringify(source)}) : (await import('../../collectors/${source}.js')).default\n`,
     },
     { path: `${ENTRY_DIR}/${source}.d.ts`, text: `declare const plugin: import('../../collector-plugin.js').CollectorPlugin\nexport default plugin\n` },
   ])
@@ -157,7 +179,12 @@ export function writeRowModules(table, root = ROOT) {
 
 /** The checked-in files that are not what the table makes: [{ file, text }] with the current text. */
 export function staleCheckedIn(table, root = ROOT) {
-  const files = [[READERS_FILE, (_text, t) => readersModule(t)], ['cordis.patch.yml', currentPatchLayer], ['package.json', currentPackageJson]]
+  const files = [
+    [READERS_FILE, (_text, t) => readersModule(t)],
+    [READER_MODULES_FILE, (_text, t) => readerModulesModule(t)],
+    ['cordis.patch.yml', currentPatchLayer],
+    ['package.json', currentPackageJson],
+  ]
   return files.flatMap(([file, current]) => {
     const text = existsSync(join(root, file)) ? readFileSync(join(root, file), 'utf8') : ''
     const wanted = current(text, table)

@@ -21,7 +21,7 @@ export const LAYERS = [
   ['dsh', 'mcp', 'serve'],
   ['kitchen'],
   ['chef', 'cook', 'serve/kitchen'],
-  ['cli'],
+  ['cli', 'rows'],
   ['main'],
 ]
 const layerOf = new Map(LAYERS.flatMap((parts, i) => parts.map((p) => [p, i])))

@@ -11,34 +11,12 @@
  * header when it is made, checked in V8's sanity check before anything else), at no measurable
  * cost; loading node:crypto alone would add 2 MiB and milliseconds to a scan. For the other
  * subcommands a V8 flag would cost more (any changed flag makes Node's own code cache of its
- * built-in modules unusable), so the file is sealed here: `CSCC1 <sha256 of the rest>\n`, then
- * V8's bytes, checked (`openCodeCache`) before V8 sees them. A cache that fails either check is no
+ * built-in modules unusable), so the file is sealed (src/base/code-cache.ts): `CSCC1 <sha256 of the
+ * rest>\n`, then V8's bytes, checked (`openCodeCache`) before V8 sees them. A cache that fails either check is no
  * cache: the run compiles and writes a good one at its end.
  */
-import { createRequire } from 'node:module'
-
 export { cacheFolder, cacheFolderPath, CODE_BOUND, writePrivate } from '../base/cache-dir.js'
+export { openCodeCache, sealCodeCache } from '../base/code-cache.js'
 export { replay } from '../book/scan-record.js'
 export { isTerminal } from './terminal.js'
 
-const MAGIC = 'CSCC1 '
-const HEADER_BYTES = MAGIC.length + 64 + 1
-
-/** sha256 in hex; node:crypto is loaded on first use only (a replay never needs it). */
-function sha256(bytes: Uint8Array): string {
-  // A builtin resolves from anywhere: the base path only has to be absolute.
-  const crypto = (process.getBuiltinModule?.('node:crypto') ?? createRequire(process.execPath)('node:crypto')) as typeof import('node:crypto')
-  return crypto.createHash('sha256').update(bytes).digest('hex')
-}
-
-/** A code cache file's parts for writing: the header with the hash, then V8's bytes. */
-export function sealCodeCache(data: Uint8Array): [string, Uint8Array] {
-  return [`${MAGIC}${sha256(data)}\n`, data]
-}
-
-/** V8's bytes of a sealed code cache file whose hash holds, or undefined (not sealed, or damaged). */
-export function openCodeCache(file: Buffer): Buffer | undefined {
-  if (file.length <= HEADER_BYTES || file.toString('latin1', 0, MAGIC.length) !== MAGIC || file[HEADER_BYTES - 1] !== 10) return undefined
-  const data = file.subarray(HEADER_BYTES)
-  return sha256(data) === file.toString('latin1', MAGIC.length, HEADER_BYTES - 1) ? data : undefined
-}

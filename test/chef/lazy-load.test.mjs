@@ -50,7 +50,9 @@ function loaded(log) {
 
 test('a session that never turns chef mode on loads no kitchen core; /chef on loads it and works', { skip, timeout: 300_000 }, async (t) => {
   const log = join(tempDir(t, 'cs-chef-lazy-'), 'modules.log')
-  const env = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${PRELOAD}`.trim(), CS_MODULE_LOG: log }
+  // Each row from its compiled modules, one file per module, so that the preload sees which load (the
+  // harness bundle keeps the same imports lazy, inside one file).
+  const env = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${PRELOAD}`.trim(), CS_MODULE_LOG: log, COMMAND_SCOUT_HARNESS_BUNDLE: 'off' }
   const w = await chefWorld(t, { chefOn: false, env, extraRows: bundleRows() })
 
   // A plain session's turn: the agent is created, its session starts, the model answers, ticks run.

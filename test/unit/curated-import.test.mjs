@@ -52,7 +52,9 @@ function firstCall(t, tool, args) {
   writeFileSync(hooks, HOOKS)
   const program = join(dir, 'program.mjs')
   writeFileSync(program, PROGRAM)
-  const r = spawnSync(process.execPath, [program, pathToFileURL(hooks).href, DIST, ...PEERS, tool, JSON.stringify(args)], { encoding: 'utf8' })
+  // The compiled modules, one file each, so that the hooks see which load (the harness bundle keeps the same imports lazy in one file).
+  const env = { ...process.env, COMMAND_SCOUT_HARNESS_BUNDLE: 'off' }
+  const r = spawnSync(process.execPath, [program, pathToFileURL(hooks).href, DIST, ...PEERS, tool, JSON.stringify(args)], { encoding: 'utf8', env })
   assert.equal(r.status, 0, r.stderr)
   const out = JSON.parse(r.stdout)
   assert.ok(out.before > 20, `the hooks saw the entry's modules load (${out.before})`)

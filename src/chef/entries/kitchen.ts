@@ -3,9 +3,10 @@
  * `@deepseek-ai/*` first, then loads the provider (see src/dsh/entries/adapter.ts for why).
  */
 import { shareHostPeers } from '../../dsh/host-peers.js'
+import { harnessBundle } from '../../dsh/rows-loader.js'
 
 shareHostPeers()
-const provider = await import('../provider.js')
+const provider: typeof import('../provider.js') = await ((await harnessBundle())?.kitchen() ?? import('../provider.js'))
 export const name = provider.name
 export const KitchenProvider = provider.KitchenProvider
 export default provider.default

@@ -4,9 +4,10 @@
  * loads the real module: a static import would be resolved before the hook exists.
  */
 import { shareHostPeers } from '../host-peers.js'
+import { harnessBundle } from '../rows-loader.js'
 
 shareHostPeers()
-const adapter = await import('../adapter.js')
+const adapter: typeof import('../adapter.js') = await ((await harnessBundle())?.adapter() ?? import('../adapter.js'))
 export const name = adapter.name
 export const CommandScout = adapter.CommandScout
 export default adapter.default

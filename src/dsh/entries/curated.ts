@@ -5,8 +5,9 @@
  * the hook exists).
  */
 import { shareHostPeers } from '../host-peers.js'
+import { harnessBundle } from '../rows-loader.js'
 
 shareHostPeers()
-const plugin = await import('../curated-tools.js')
+const plugin: typeof import('../curated-tools.js') = await ((await harnessBundle())?.curated() ?? import('../curated-tools.js'))
 export const { name, inject, Config, apply, TOOL_NAMES } = plugin
 export default plugin.default

@@ -3,8 +3,9 @@
  * package share the harness's `@deepseek-ai/*` first, then loads the plugin module.
  */
 import { shareHostPeers } from '../host-peers.js'
+import { harnessBundle } from '../rows-loader.js'
 
 shareHostPeers()
-const plugin = await import('../skills.js')
+const plugin: typeof import('../skills.js') = await ((await harnessBundle())?.skills() ?? import('../skills.js'))
 export const { name, inject, Config, apply } = plugin
 export default plugin.default

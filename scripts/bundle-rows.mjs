@@ -1,0 +1,81 @@
+// Bundles every row this package gives dsh into one script, dist/src/rows.bundle.cjs (the harness
+// bundle; src/rows/index.ts is its entry, src/dsh/rows-loader.ts compiles it with V8's code cache):
+// one file to read and one code cache to deserialize when a dsh session or a cook starts, instead
+// of about 160 modules to parse and compile. Each row's code loads the first time its entry asks for
+// it (esbuild keeps an import() of a bundled module lazy), and the parsing libraries on first use.
+//
+// The file is one function expression, a CommonJS module's wrapper, which the loader compiles as
+// it is. `@deepseek-ai/*` stays outside: the harness's own copies, reached through the loader's
+// `require` and the resolve hook (src/dsh/host-peers.ts). A module that finds files beside it
+// (import.meta.url) is given the URL of its own compiled file in dist/src/, where the bundle lives
+// too; a module's `createRequire(import.meta.url)` for its own modules is given the bundled ones, and
+// a module's own `const require = createRequire(...)` goes, so that the libraries it requires are bundled.
+import { createHash } from 'node:crypto'
+import { readFileSync, rmSync } from 'node:fs'
+import { relative, resolve } from 'node:path'
+import { replaceIfChanged } from './replace-if-changed.mjs'
+
+const root = new URL('..', import.meta.url).pathname
+const src = resolve(root, 'src')
+const outfile = `${root}dist/src/rows.bundle.cjs`
+let build
+try {
+  ;({ build } = await import('esbuild'))
+} catch {
+  // Without esbuild (a dev dependency) each row loads its compiled modules; never leave a stale bundle.
+  rmSync(outfile, { force: true })
+  console.warn('command-scout: esbuild is not installed, so the harness rows are not bundled (each loads its modules from dist/src/, a little slower to start)')
+  process.exit(0)
+}
+
+const RELATIVE = /(['"])(\.\.?\/[^'"\n]+\.js)\1/g
+
+/**
+ * A module's `createRequire(import.meta.url)` as a function that gives the bundled module for each
+ * relative specifier the file names (esbuild follows a literal require), and Node's require for
+ * anything else (node: builtins).
+ */
+function ownRequire(contents) {
+  const specifiers = [...new Set([...contents.matchAll(RELATIVE)].map((m) => m[2]))]
+  const cases = specifiers.map((s) => `case ${JSON.stringify(s)}: return require(${JSON.stringify(s)});`).join(' ')
+  return `((specifier) => { switch (specifier) { ${cases} default: return __nodeRequire(specifier) } })`
+}
+
+const result = await build({
+  entryPoints: [`${src}/rows/index.ts`],
+  outfile,
+  write: false,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  mainFields: ['module', 'main'],
+  external: ['@deepseek-ai/*'],
+  banner: { js: "(function (exports, require, module, __filename, __dirname) {'use strict';const __nodeRequire = require;const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  footer: { js: '})' },
+  logLevel: 'warning',
+  legalComments: 'none',
+  minify: process.env.COMMAND_SCOUT_BUNDLE_MINIFY !== '0',
+  plugins: [{
+    name: 'harness-rows',
+    setup(b) {
+      b.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
+        if (args.path.includes('/node_modules/')) return undefined
+        let contents = readFileSync(args.path, 'utf8')
+        // A module that makes its own `require` (lazy.ts, the search): without it, esbuild sees its literal require() calls and bundles the libraries.
+        contents = contents.replace(/^const require = createRequire\(import\.meta\.url\)$/m, '')
+        if (contents.includes('createRequire(import.meta.url)')) contents = contents.split('createRequire(import.meta.url)').join(ownRequire(contents))
+        if (!contents.includes('import.meta.url')) return { contents, loader: 'ts' }
+        const own = `./${relative(src, args.path).replace(/\.ts$/, '.js')}`
+        return { contents: contents.split('import.meta.url').join(`new URL(${JSON.stringify(own)}, __bundleUrl).href`), loader: 'ts' }
+      })
+    },
+  }],
+})
+const text = result.outputFiles[0].text
+// The harness packages the bundle requires, for its header: the loader imports them first.
+const peers = [...new Set([...text.matchAll(/\brequire\("(@deepseek-ai\/[^"]+)"\)/g)].map((m) => m[1]))].sort()
+// The build's identity, first in the file: the loader names its code caches by it, so that a cache
+// is only ever offered to the very text it was made from; then the harness packages it requires.
+const id = createHash('sha256').update(text).update(readFileSync(`${root}src/dsh/rows-loader.ts`)).digest('hex').slice(0, 24)
+replaceIfChanged(outfile, `/*command-scout build ${id} peers ${peers.join(',')}*/${text}`)
