@@ -128,7 +128,7 @@ export class RecipeTools {
   /** Registers, replaces and removes tools so that the registry matches the book. */
   sync(): void {
     // Never take a built-in's name nor another plugin's tool; our own current names are free to keep.
-    const others = this.ctx.tools.schemas().map((s) => s.name).filter((n) => !this.registered.has(n))
+    const others = this.toolNamesNow().filter((n) => !this.registered.has(n))
     const wanted = new Map(planTools(this.live.book(), this.config, others, { root: this.live.root }).map((t) => [t.name, t]))
     for (const [toolName, reg] of this.registered) {
       if (wanted.get(toolName)?.signature === reg.signature) continue
@@ -146,6 +146,16 @@ export class RecipeTools {
         this.ctx.logger?.(this.logName).warn('tool %s not registered: %s', toolName, (error as Error)?.message ?? error)
       }
     }
+  }
+
+  /**
+   * The names of the tools the registry shows now: from its view when it has one (the names alone),
+   * else from its schemas (each a deep copy of a tool's parameters, a few milliseconds for all).
+   */
+  private toolNamesNow(): string[] {
+    const tools = this.ctx.tools as unknown as { view?: () => { visible?: Map<string, unknown> } }
+    const visible = typeof tools.view === 'function' ? tools.view().visible : undefined
+    return visible instanceof Map ? [...visible.keys()] : this.ctx.tools.schemas().map((s) => s.name)
   }
 
   /**
