@@ -14,6 +14,7 @@ import { askBeforeRunning } from './approval.js'
 import { LiveBook } from '../book/live-book.js'
 import { RecipeBookService, type BookCollector } from './book-service.js'
 import { AdapterConfig, normalizeAdapterConfig } from './schema.js'
+import { markStarted } from './start-mark.js'
 import { RecipeTools } from './tools.js'
 
 export const name = 'command-scout'
@@ -52,6 +53,7 @@ export default class CommandScout extends RecipeBookService {
       core.tools.sync()
       reportNewDiagnostics(ctx, live.diagnostics(), reported)
       ctx.emit('recipes/change')
+      markStarted()
     }
     const live = new LiveBook(resolve(process.cwd(), config.root), {
       onChange: () => {

@@ -9,7 +9,8 @@
  * The cache is the CLI's (src/cli/launcher.ts): a file per Node version, architecture and bundle
  * build, in the user's private cache folder (src/base/cache-dir.ts), sealed with a checksum that is
  * checked before V8 sees a byte (V8's answer to a damaged cache is a fatal error). When none is
- * there, or V8 refused it, the process writes one at its exit, with all it compiled by then.
+ * there, or V8 refused it, the process writes one, with what it compiled by then: a second after
+ * the session has started (start-mark.ts), or at its exit when that comes first.
  * COMMAND_SCOUT_CACHE=off turns the cache off; COMMAND_SCOUT_HARNESS_BUNDLE=off the bundle.
  */
 import { lstatSync, readFileSync } from 'node:fs'
@@ -28,6 +29,8 @@ export interface HarnessBundle {
 
 const BUNDLE_FILE = fileURLToPath(new URL('../rows.bundle.cjs', import.meta.url))
 const PEER = /^@deepseek-ai\//
+/** How long after the start the code cache is made (the catalog and the watcher's first walk run in it). */
+const SAVE_AFTER_START_MS = 1_000
 
 let bundle: Promise<HarnessBundle | undefined> | undefined
 
@@ -100,15 +103,22 @@ async function load(): Promise<HarnessBundle | undefined> {
   const bundled = { exports: {} as object }
   const wrapper = script.runInThisContext() as (exports: object, require: (specifier: string) => unknown, module: object, file: string, dir: string) => void
   wrapper(bundled.exports, require, bundled, BUNDLE_FILE, dirname(BUNDLE_FILE))
+  const exports = bundled.exports as HarnessBundle & { whenStarted?: (fn: () => void) => void }
   if (dir && (cachedData === undefined || script.cachedDataRejected)) {
-    // At exit the cache holds every function the session compiled, not only the top level.
-    process.once('exit', () => {
+    let saved = false
+    const save = () => {
+      if (saved) return
+      saved = true
       try {
         writePrivate(dir, name, sealCodeCache(script.createCachedData()), CODE_BOUND)
       } catch {
         // a full or read-only cache folder: the next session compiles again
       }
-    })
+    }
+    // A second after the session has started, the cache holds what a start compiles (the next start
+    // runs that); a process that ends before, or has no adapter row, makes it as it exits.
+    exports.whenStarted?.(() => setTimeout(save, SAVE_AFTER_START_MS).unref())
+    process.once('exit', save)
   }
-  return bundled.exports as HarnessBundle
+  return exports
 }

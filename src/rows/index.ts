@@ -6,6 +6,9 @@
  */
 import type { BuiltinSource } from '../base/collector-table.js'
 
+/** For the loader: when the session has started (the adapter's first tool plan), it makes its code cache. */
+export { whenStarted } from '../dsh/start-mark.js'
+
 export const adapter = () => import('../dsh/adapter.js')
 export const curated = () => import('../dsh/curated-tools.js')
 export const skills = () => import('../dsh/skills.js')
