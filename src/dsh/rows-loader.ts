@@ -84,7 +84,8 @@ async function load(): Promise<HarnessBundle | undefined> {
   try {
     // COMMAND_SCOUT_HARNESS_BUNDLE=off: each row loads its compiled modules (real names in stacks, one module per file).
     if (process.env.COMMAND_SCOUT_HARNESS_BUNDLE === 'off') throw new Error('off')
-    source = readFileSync(BUNDLE_FILE, 'utf8')
+    // ASCII (scripts/bundle-rows.mjs makes it so): read as latin1, a copy, where UTF-8 would be decoded.
+    source = readFileSync(BUNDLE_FILE, 'latin1')
   } catch {
     return undefined
   }
