@@ -7,10 +7,11 @@
  * definitions within a context budget while every offered command stays reachable: by its own
  * tool, or by name through the dispatcher. What a call of a planned tool does is run-tool.ts's.
  */
+import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
+import type * as Approval from './approval.js'
 import type { Config } from './config.js'
 import type { Verdict } from './risk/index.js'
-import { plannedVerdict, reasonClause, UNJUDGED } from './approval.js'
 import type { Recipe } from './recipe.js'
 import { RecipeBook, RESERVED_TOOL_NAMES } from './recipe-book.js'
 import { dispatchTasks, dispatcherDescription } from './dispatcher.js'
@@ -59,6 +60,16 @@ export interface ExposureOptions {
 /** The recipes an agent is offered: all but hooks, unless hooks are asked for. */
 export function offeredRecipes(recipes: readonly Recipe[], options: ExposureOptions = {}): Recipe[] {
   return options.exposeHooks ? [...recipes] : recipes.filter((r) => r.hook === undefined)
+}
+
+const requireHere = createRequire(import.meta.url)
+let approval: typeof Approval | undefined
+/**
+ * The gate (approval.ts and the risk readers behind it), loaded by the first plan that judges a
+ * recipe, not with this module: the package main exports the plan, and most of its users scan.
+ */
+function gate(): typeof Approval {
+  return (approval ??= requireHere('./approval.js') as typeof Approval)
 }
 
 /** Tools per recipe or one dispatcher: per recipe when configured so, or when they are few and fit the budget. */
@@ -130,8 +141,8 @@ export function planTools(
     // Names over the whole book, so a tool keeps its name whether hooks are offered or not.
     const names = book.assignToolNames(config.naming.style, reserved)
     return offered.map((recipe) => {
-      const verdict = plannedVerdict(book, recipe, root, true) ?? UNJUDGED
-      const risk = verdict.destructive ? reasonClause(verdict) : undefined
+      const verdict = gate().plannedVerdict(book, recipe, root, true) ?? gate().UNJUDGED
+      const risk = verdict.destructive ? gate().reasonClause(verdict) : undefined
       const runnerMissing = missing.has(recipe.runner)
       return {
         kind: 'recipe',
@@ -148,7 +159,7 @@ export function planTools(
   for (let n = 2; reserved.has(name); n++) name = `${DISPATCHER_NAME}_${n}`
   const shown = offered.length === book.size ? book : new RecipeBook(offered)
   // Judged against the whole book (a body may call a hook), and only for the tasks the description shows.
-  const asks = (recipe: Recipe) => plannedVerdict(book, recipe, root, true)?.destructive === true
+  const asks = (recipe: Recipe) => gate().plannedVerdict(book, recipe, root, true)?.destructive === true
   const description = dispatcherDescription(dispatchTasks(shown), asks, missing)
   return [{ kind: 'dispatcher', name, book: shown, description, signature: JSON.stringify([offered, [...missing], description]) }]
 }
