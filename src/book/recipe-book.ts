@@ -50,31 +50,15 @@ function fitLength(name: string, reserve = 0): string {
   return `${name.slice(0, max - 9).replace(/_+$/, '')}_${shortHash(name)}`
 }
 
-/**
- * sanitizeName of scopes, remembered for one naming pass: a workspace repeats each package's scope
- * for every script of it. Names and runners are not remembered: a large Makefile's names are all
- * different and a runner is already clean, so the lookups would only add to the pass.
- */
-type Sanitized = (text: string) => string
-
-function memoSanitize(): Sanitized {
-  const seen = new Map<string, string>()
-  return (text) => {
-    let out = seen.get(text)
-    if (out === undefined) seen.set(text, (out = sanitizeName(text)))
-    return out
-  }
-}
-
 /** The tool-name prefix of a recipe in scoped style: the runner that runs it (make, pnpm, just, ...). */
 export function toolPrefix(recipe: Recipe): string {
   return sanitizeName(recipe.runner) || sanitizeName(recipe.source) || 'cmd'
 }
 
 /** The unprefixed base of a recipe's tool name: scope (package, module, namespace) then name. */
-export function toolBase(recipe: Recipe, sanitizeScope: Sanitized = sanitizeName): string {
+export function toolBase(recipe: Recipe): string {
   const name = sanitizeName(recipe.name)
-  const scope = recipe.scope ? sanitizeScope(recipe.scope) : ''
+  const scope = recipe.scope ? sanitizeName(recipe.scope) : ''
   const base = name === '' ? `task_${shortHash(`${recipe.scope ?? ''}\0${recipe.name}`)}` : name
   // Names that already carry their scope (`mod::recipe`, `pkg/bin/x`) don't repeat it.
   if (!scope || base.startsWith(`${scope}_`)) return base
@@ -83,11 +67,7 @@ export function toolBase(recipe: Recipe, sanitizeScope: Sanitized = sanitizeName
 
 /** The name a recipe asks for, before collisions are resolved. */
 export function preferredToolName(recipe: Recipe, style: NamingStyle): string {
-  return preferredWith(recipe, style, sanitizeName)
-}
-
-function preferredWith(recipe: Recipe, style: NamingStyle, sanitizeScope: Sanitized): string {
-  const base = toolBase(recipe, sanitizeScope)
+  const base = toolBase(recipe)
   return fitLength(style === 'scoped' ? `${toolPrefix(recipe)}_${base}` : base)
 }
 
@@ -136,6 +116,11 @@ export class RecipeBook {
 
   /** Recipes in source order, then the order their collector yielded them (file order). */
   entries(): Recipe[] {
+    return [...this.#inOrder()]
+  }
+
+  /** entries() without the copy, for the book's own passes. */
+  #inOrder(): readonly Recipe[] {
     if (!this.#ordered) {
       // One bucket per source in insertion (file) order, the buckets in source order: no sort of
       // thousands of recipes, and the same order a stable sort by source rank gives.
@@ -148,7 +133,7 @@ export class RecipeBook {
       const rank = (source: string) => this.#sourceRank.get(source) ?? Number.MAX_SAFE_INTEGER
       this.#ordered = [...buckets.keys()].sort((a, b) => rank(a) - rank(b)).flatMap((source) => buckets.get(source)!)
     }
-    return [...this.#ordered]
+    return this.#ordered
   }
 
   [Symbol.iterator](): IterableIterator<Recipe> {
@@ -162,17 +147,52 @@ export class RecipeBook {
   assignToolNames(style: NamingStyle = 'scoped', reserved: Iterable<string> = RESERVED_TOOL_NAMES): Map<string, string> {
     const taken = new Set<string>(reserved)
     const names = new Map<string, string>()
-    const sanitize = memoSanitize()
-    for (const recipe of this.entries()) {
-      const wanted = preferredWith(recipe, style, sanitize)
-      let name = wanted
+    const wanted = preferredNames(style)
+    const recipes = this.#inOrder()
+    for (let i = 0; i < recipes.length; i++) {
+      const recipe = recipes[i]!
+      const want = wanted(recipe)
+      let name = want
       for (let n = 2; taken.has(name); n++) {
         const suffix = `_${n}`
-        name = `${fitLength(wanted, suffix.length)}${suffix}`
+        name = `${fitLength(want, suffix.length)}${suffix}`
       }
       taken.add(name)
       names.set(recipe.id, name)
     }
     return names
+  }
+}
+
+/**
+ * preferredToolName for one naming pass over many recipes. A source's recipes share a runner and a
+ * workspace's scripts a scope per package: each one's sanitized form (with its `_`) is made once, and
+ * the name is put together as toolBase and preferredToolName do, piece for piece. Names are not
+ * remembered: a large Makefile's are all different, so the lookups would only add to the pass.
+ */
+function preferredNames(style: NamingStyle): (recipe: Recipe) => string {
+  const scopes = new Map<string, { clean: string; prefix: string }>()
+  let runner: string | undefined
+  let source: string | undefined
+  let prefix = ''
+  return (recipe) => {
+    const name = sanitizeName(recipe.name)
+    let base = name === '' ? `task_${shortHash(`${recipe.scope ?? ''}\0${recipe.name}`)}` : name
+    if (recipe.scope) {
+      let scope = scopes.get(recipe.scope)
+      if (scope === undefined) {
+        const clean = sanitizeName(recipe.scope)
+        scopes.set(recipe.scope, (scope = { clean, prefix: `${clean}_` }))
+      }
+      // Names that already carry their scope (`mod::recipe`, `pkg/bin/x`) don't repeat it.
+      if (scope.clean !== '' && !base.startsWith(scope.prefix)) base = scope.prefix + base
+    }
+    if (style !== 'scoped') return fitLength(base)
+    if (recipe.runner !== runner || recipe.source !== source) {
+      runner = recipe.runner
+      source = recipe.source
+      prefix = `${toolPrefix(recipe)}_`
+    }
+    return fitLength(prefix + base)
   }
 }

@@ -104,16 +104,20 @@ function frozenCopy<T>(list: readonly T[] | undefined): readonly T[] {
   return list === undefined || list.length === 0 ? EMPTY : Object.freeze([...list])
 }
 
-const REQUIRED_FIELDS = ['source', 'runner', 'name', 'command', 'file'] as const
+/** A field a collector must fill: a string with more than blanks in it. */
+function requireText(value: unknown, key: string): void {
+  if (typeof value !== 'string' || value.trim() === '') throw new RecipeError(`recipe field "${key}" must be a non-empty string (got ${JSON.stringify(value)})`)
+}
 
 /** Builds a frozen Recipe, checking the fields a collector must fill. */
 export function createRecipe(input: RecipeInput): Recipe {
-  for (let i = 0; i < REQUIRED_FIELDS.length; i++) {
-    const key = REQUIRED_FIELDS[i]!
-    if (typeof input[key] !== 'string' || input[key].trim() === '') {
-      throw new RecipeError(`recipe field "${key}" must be a non-empty string (got ${JSON.stringify(input[key])})`)
-    }
-  }
+  // Each field by name, in this order (a loop over the names read them by a computed key, the slow
+  // kind of property read in code that runs once per recipe).
+  requireText(input.source, 'source')
+  requireText(input.runner, 'runner')
+  requireText(input.name, 'name')
+  requireText(input.command, 'command')
+  requireText(input.file, 'file')
   if (input.line !== undefined && (!Number.isInteger(input.line) || input.line < 1)) {
     throw new RecipeError(`recipe field "line" must be a positive integer (got ${input.line})`)
   }
@@ -144,6 +148,50 @@ export function createRecipe(input: RecipeInput): Recipe {
   if (input.hook) recipe.hook = input.hook
   if (input.install) recipe.install = input.install
   return Object.freeze(recipe)
+}
+
+/** The fields that differ between the recipes of one recipeMaker. */
+export type OwnRecipeFields = Pick<RecipeInput, 'name' | 'command' | 'description' | 'line' | 'hook'>
+
+/**
+ * createRecipe for a run of recipes that share all but their name, command, description, line and
+ * hook (the scripts of one package.json): the first is made by createRecipe itself, which checks
+ * the shared fields too, and each later one checks only its own. The recipes are the ones
+ * createRecipe makes, field for field and in its order; a workspace of thousands of packages makes
+ * tens of thousands of them, and checking and normalizing the same cwd and file each time was most of the cost.
+ */
+export function recipeMaker(shared: Omit<RecipeInput, keyof OwnRecipeFields | 'id'>): (own: OwnRecipeFields) => Recipe {
+  let first: Recipe | undefined
+  return (own) => {
+    if (first === undefined) return (first = createRecipe({ ...shared, ...own }))
+    const { name, command } = own
+    requireText(name, 'name')
+    requireText(command, 'command')
+    const line = own.line
+    if (line !== undefined && (!Number.isInteger(line) || line < 1)) throw new RecipeError(`recipe field "line" must be a positive integer (got ${line})`)
+    const recipe: Mutable<Recipe> = {
+      id: recipeId(first.source, first.cwd, name),
+      source: first.source,
+      runner: first.runner,
+      name,
+      command,
+      cwd: first.cwd,
+      description: (own.description ?? '').trim(),
+      file: first.file,
+    } as Mutable<Recipe>
+    if (line !== undefined) recipe.line = line
+    // The shared lists are frozen already: the first recipe's serve them all.
+    recipe.prerequisites = first.prerequisites
+    recipe.variables = first.variables
+    recipe.parameters = first.parameters
+    if (first.scope !== undefined) recipe.scope = first.scope
+    recipe.aliases = first.aliases
+    if (first.argsSeparator !== undefined) recipe.argsSeparator = first.argsSeparator
+    if (first.implied) recipe.implied = true
+    if (own.hook) recipe.hook = own.hook
+    if (first.install !== undefined) recipe.install = first.install
+    return Object.freeze(recipe)
+  }
 }
 
 /** A problem found in the user's files: reported, never thrown. */

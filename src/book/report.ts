@@ -53,8 +53,9 @@ export function scanReport(result: DiscoverResult, style: NamingStyle = 'scoped'
         description: r.description,
         file: r.file,
         line: r.line ?? null,
-        prerequisites: r.prerequisites.slice(),
-        variables: r.variables.slice(),
+        // Most recipes have neither: a fresh empty list is cheaper to make than a copy of one.
+        prerequisites: r.prerequisites.length === 0 ? [] : r.prerequisites.slice(),
+        variables: r.variables.length === 0 ? [] : r.variables.slice(),
       }
       if (r.implied) out.implied = true
       if (r.hook) out.hook = r.hook

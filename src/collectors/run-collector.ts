@@ -52,7 +52,7 @@ export function runCollector(options: GuardedCollect, collect: () => CollectorRe
   if (guard.directoriesCapped) {
     diagnostics.push(createDiagnostic({ source: options.source, file: '.', severity: 'warning', message: `glob patterns of the ${options.source} collector listed more than ${MAX_DIRECTORIES} directories (MAX_DIRECTORIES); the rest of the tree was not searched, so some matches may be missing` }))
   }
-  const bounded = boundRecipes(value.recipes, options.source)
+  const bounded = boundRecipes(value.recipes, options.source, value.found)
   for (const message of bounded.messages) diagnostics.push(createDiagnostic({ source: options.source, file: '.', severity: 'warning', message }))
   if (stopped) {
     diagnostics.push(createDiagnostic({

@@ -16,6 +16,11 @@ export interface CollectorResult {
   diagnostics: Diagnostic[]
   /** POSIX paths, relative to the root, of every manifest that was read (watch list and `detectedFiles`). */
   files: string[]
+  /**
+   * How many commands there are, when `recipes` holds fewer: a collector may stop making recipes
+   * one past MAX_RECIPES (guard.ts), which is all the run-collector keeps; its diagnostic gives this count.
+   */
+  found?: number
 }
 
 export interface Collector<O extends CollectorConfig = CollectorConfig> {

@@ -72,6 +72,20 @@ export function listedTargets(parsed: ParsedMakefile): Array<{ target: ParsedMak
   return out
 }
 
+/**
+ * A target's prerequisites and then its order-only ones, each once, in that order: what
+ * `[...new Set([...normal, ...orderOnly])]` gives. Short lists are merged without a set: nearly
+ * every rule has a few, and a big makefile has thousands of rules.
+ */
+export function withOrderOnly(normal: readonly string[], orderOnly: readonly string[]): readonly string[] {
+  if (orderOnly.length === 0) return normal
+  if (normal.length + orderOnly.length > 16) return [...new Set([...normal, ...orderOnly])]
+  const out: string[] = []
+  for (const p of normal) if (!out.includes(p)) out.push(p)
+  for (const p of orderOnly) if (!out.includes(p)) out.push(p)
+  return out
+}
+
 export const makeCollector: Collector = {
   source: 'make',
   manifestNames: MAKEFILE_NAMES,
@@ -114,7 +128,7 @@ export const makeCollector: Collector = {
         description,
         file: rel(target.file),
         line: target.line,
-        prerequisites: target.orderOnly.length ? [...new Set([...target.prerequisites, ...target.orderOnly])] : target.prerequisites,
+        prerequisites: withOrderOnly(target.prerequisites, target.orderOnly),
         variables: target.variables,
       }))
     }

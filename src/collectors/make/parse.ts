@@ -124,7 +124,8 @@ export interface ParseOptions {
 
 const CONDITIONAL_OPEN = new Set(['ifeq', 'ifneq', 'ifdef', 'ifndef'])
 const MODIFIERS = new Set(['override', 'export', 'unexport', 'private'])
-const ASSIGN_OPS = [':::=', '::=', ':=', '+=', '?=', '!=', '='] as const
+/** The modifiers of a line that has none, shared (frozen: nothing may add to it). */
+const NO_MODIFIERS = Object.freeze([]) as unknown as string[]
 
 interface Separator {
   kind: 'assign' | 'rule'
@@ -136,31 +137,38 @@ interface Separator {
 /** Finds the first `=`-family operator or rule colon outside `$(...)`, as make reads a line. */
 const SPECIAL = /[$=:]/g
 
+// The search is the regular expression engine's, and each answer's operator a constant: a big
+// makefile asks this of every line, in code that runs once.
 function findSeparator(text: string, from = 0): Separator | undefined {
   const special = SPECIAL
   special.lastIndex = from
-  for (let m = special.exec(text); m; m = special.exec(text)) {
-    const i = m.index
-    const ch = text[i]
-    if (ch === '$') {
-      if (text[i + 1] === '(' || text[i + 1] === '{') {
+  while (special.test(text)) {
+    const i = special.lastIndex - 1
+    const ch = text.charCodeAt(i)
+    if (ch === 36 /* $ */) {
+      const next = text.charCodeAt(i + 1)
+      if (next === 40 /* ( */ || next === 123 /* { */) {
         const close = closingBracket(text, i + 1)
         if (close === -1) return undefined
         special.lastIndex = close + 1
       }
       continue
     }
-    if (ch === '=') {
-      const prev = text[i - 1]
-      if (prev === '+' || prev === '?' || prev === '!') return { kind: 'assign', index: i - 1, op: `${prev}=` }
+    if (ch === 61 /* = */) {
+      const prev = text.charCodeAt(i - 1)
+      if (prev === 43 /* + */) return { kind: 'assign', index: i - 1, op: '+=' }
+      if (prev === 63 /* ? */) return { kind: 'assign', index: i - 1, op: '?=' }
+      if (prev === 33 /* ! */) return { kind: 'assign', index: i - 1, op: '!=' }
       return { kind: 'assign', index: i, op: '=' }
     }
-    for (const op of ASSIGN_OPS) {
-      if (op.startsWith(':') && text.startsWith(op, i)) return { kind: 'assign', index: i, op }
-    }
-    const double = text[i + 1] === ':'
-    const grouped = text[i - 1] === '&'
-    return { kind: 'rule', index: grouped ? i - 1 : i, op: `${grouped ? '&' : ''}${double ? '::' : ':'}` }
+    // `:`: the assignments `:=`, `::=` and `:::=`, else a rule (`:`, `::`, grouped `&:`, `&::`).
+    const n1 = text.charCodeAt(i + 1)
+    if (n1 === 61) return { kind: 'assign', index: i, op: ':=' }
+    if (n1 === 58 && text.charCodeAt(i + 2) === 61) return { kind: 'assign', index: i, op: '::=' }
+    if (n1 === 58 && text.charCodeAt(i + 2) === 58 && text.charCodeAt(i + 3) === 61) return { kind: 'assign', index: i, op: ':::=' }
+    const double = n1 === 58
+    if (text.charCodeAt(i - 1) === 38 /* & */) return { kind: 'rule', index: i - 1, op: double ? '&::' : '&:' }
+    return { kind: 'rule', index: i, op: double ? '::' : ':' }
   }
   return undefined
 }
@@ -204,15 +212,13 @@ function endsWithContinuation(line: string): boolean {
   return n % 2 === 1
 }
 
-/** The leading run of characters up to whitespace, `=` or `:`. */
+/** What ends a line's first word: whitespace, `=` or `:`. */
+const FIRST_WORD_END = /[ \t=:\n\r\v\f]/g
+
+/** The leading run of characters up to whitespace, `=` or `:` (the regular expression engine finds its end). */
 function firstWord(text: string): string {
-  let end = 0
-  while (end < text.length) {
-    const c = text.charCodeAt(end)
-    if (c === 32 || c === 9 || c === 61 || c === 58 || c === 10 || c === 13 || c === 11 || c === 12) break
-    end++
-  }
-  return text.slice(0, end)
+  FIRST_WORD_END.lastIndex = 0
+  return FIRST_WORD_END.test(text) ? text.slice(0, FIRST_WORD_END.lastIndex - 1) : text
 }
 
 /** Words as make enters them as file names: a leading `./` is dropped (`./a.o` is `a.o`). */
@@ -226,21 +232,12 @@ function fileNames(text: string): string[] {
   return out
 }
 
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12
-}
+/** Runs of anything but make's blanks (space, tab, newline, carriage return, vertical tab, form feed). */
+const WORD = /[^ \t\n\r\v\f]+/g
 
+/** The blank-separated words of `text`, found by the regular expression engine (a big makefile has one list per rule). */
 function words(text: string): string[] {
-  const out: string[] = []
-  const n = text.length
-  let i = 0
-  while (i < n) {
-    while (i < n && isSpace(text.charCodeAt(i))) i++
-    const start = i
-    while (i < n && !isSpace(text.charCodeAt(i))) i++
-    if (i > start) out.push(text.slice(start, i))
-  }
-  return out
+  return text.match(WORD) ?? []
 }
 
 /** Reads `rootFile` and every makefile it includes, as make reads them (see the module comment). */
@@ -281,6 +278,11 @@ class FileReading {
     this.stack = stack
     this.outerMaybe = outerMaybe
     this.maybe = outerMaybe
+  }
+
+  /** Ends the run of `## doc` lines above (an empty run is kept as it is: most lines end none). */
+  endDocs(): void {
+    if (this.docBlock.length !== 0) this.docBlock = []
   }
 
   settle(): void {
@@ -497,19 +499,29 @@ class MakefileReader {
     const text = this.read(abs)
     if (text === undefined) return
     if (!this.seenFiles.has(abs)) (this.seenFiles.add(abs), this.files.push(abs))
-    const lines = text.split('\n')
-    if (text.indexOf('\r') !== -1) for (let k = 0; k < lines.length; k++) if (lines[k]!.endsWith('\r')) lines[k] = lines[k]!.slice(0, -1)
+    // The lines of text.split('\n') (a carriage return before the newline dropped), cut one at a
+    // time: a big makefile's lines then die young instead of all living through the whole read.
+    const crlf = text.indexOf('\r') !== -1
+    let pos = 0
+    const nextLine = (): string => {
+      let end = text.indexOf('\n', pos)
+      if (end === -1) end = text.length
+      const line = text.slice(pos, end)
+      pos = end + 1
+      return crlf && line.endsWith('\r') ? line.slice(0, -1) : line
+    }
     const f = new FileReading(abs, stack, outerMaybe)
-    for (let i = 0; i < lines.length; i++) {
+    for (let i = 0; pos <= text.length; i++) {
       // The scan's budget, checked now and then: a big makefile is read line by line without the file helpers.
       if ((i & 4095) === 4095 && outOfTime()) break
       f.lineNo = i + 1
       // Gather one logical line: a backslash at the end continues it (comments included, as in make).
-      const first = lines[i]!
+      const first = nextLine()
       // Most lines stand alone: only a continued line gets a list of its parts.
       let parts: string[] | undefined
-      for (let physical = first; physical.endsWith('\\') && endsWithContinuation(physical) && i + 1 < lines.length;) {
-        physical = lines[++i]!
+      for (let physical = first; physical.endsWith('\\') && endsWithContinuation(physical) && pos <= text.length;) {
+        physical = nextLine()
+        i++
         ;(parts ??= [first]).push(physical)
       }
       this.logicalLine(f, first, parts)
@@ -523,7 +535,10 @@ class MakefileReader {
     if (f.rule && first.startsWith(this.recipePrefix) && this.recipePrefix !== '') return this.recipeLine(f, first, parts)
     const joined = parts === undefined ? first : joinContinued(parts)
     if (this.keep) this.keep.at(f.abs, f.lineNo)
-    const { code: rawCode, comment } = joined.indexOf('#') === -1 ? { code: joined, comment: undefined } : splitComment(joined)
+    // Most lines have no `#`: no split of a comment off them.
+    let rawCode = joined
+    let comment: string | undefined
+    if (joined.indexOf('#') !== -1) ({ code: rawCode, comment } = splitComment(joined))
     // `\#` is a literal `#` outside recipes; make drops the backslash of `\ ` in names too.
     const unescaped = rawCode.indexOf('\\') === -1 ? rawCode : rawCode.replace(/\\([# ])/g, '$1')
     const code = unescaped.trim()
@@ -531,7 +546,7 @@ class MakefileReader {
       // A comment-only or blank line: a `## doc` line documents the rule directly below it.
       const doc = joined.trimStart().startsWith('#') ? docOf(comment) : undefined
       if (doc !== undefined) f.docBlock.push(doc)
-      else f.docBlock = []
+      else f.endDocs()
       return
     }
     f.text = first
@@ -554,9 +569,14 @@ class MakefileReader {
     if (f.skipping) return
     this.keep?.recipeLine(parts ?? [first], this.recipePrefix, f.abs, f.lineNo)
     const rule = f.rule!
-    for (const t of rule) t.hasRecipe = true
-    if (rule.length > 0) for (const part of parts ?? [first]) if (part.includes('$')) this.addRecipeVariables(rule, part)
-    if (f.docBlock.length) f.docBlock = []
+    // Indexed, and the common line without continuations without a list of one: a big makefile has a recipe line per rule.
+    for (let k = 0; k < rule.length; k++) rule[k]!.hasRecipe = true
+    if (rule.length > 0) {
+      if (parts === undefined) {
+        if (first.includes('$')) this.addRecipeVariables(rule, first)
+      } else for (let k = 0; k < parts.length; k++) if (parts[k]!.includes('$')) this.addRecipeVariables(rule, parts[k]!)
+    }
+    f.endDocs()
   }
 
   /** A line with code outside recipes: a directive (recognized by its first word), an assignment or a rule. */
@@ -569,14 +589,16 @@ class MakefileReader {
     if (f.skipping) {
       // make does not read a skipped branch, except to find where a `define` inside it ends.
       if (/^(?:(?:override|export|private)\s+)*define(?:\s|$)/.test(code)) (f.defineDepth = 1, f.defineStart = f.lineNo)
-      f.docBlock = []
+      f.endDocs()
       return
     }
-    const modifiers: string[] = []
+    // Made on the first modifier: most lines have none.
+    let modifiers: string[] = NO_MODIFIERS
     while (MODIFIERS.has(word) && /^\s+\S/.test(rest.slice(word.length))) {
       // `export VAR = x`, `override define X`: a modifier before an assignment or define.
       const after = rest.slice(word.length).trimStart()
       if (findSeparator(after)?.kind === 'rule') break
+      if (modifiers === NO_MODIFIERS) modifiers = []
       modifiers.push(word)
       rest = after
       word = firstWord(rest)
@@ -596,7 +618,7 @@ class MakefileReader {
     const branch = skipping ? 'skip' : truth === undefined ? 'maybe' : truth ? 'read' : 'skip'
     f.conditionals.push({ word, line: f.lineNo, branch, taken: skipping ? true : truth })
     f.settle()
-    f.docBlock = []
+    f.endDocs()
   }
 
   /** `else`, maybe followed by another test (`else ifeq ...`). */
@@ -616,7 +638,7 @@ class MakefileReader {
       top.taken = truth === true ? true : top.taken === false ? truth : undefined
     }
     f.settle()
-    f.docBlock = []
+    f.endDocs()
   }
 
   private endConditional(f: FileReading): void {
@@ -625,7 +647,7 @@ class MakefileReader {
       this.problem(f, f.lineNo, message, true)
     }
     f.settle()
-    f.docBlock = []
+    f.endDocs()
   }
 
   /** `define`, `endef`, `include`, `undefine`, `vpath`, `load`, `export`: whether the line was one of them. */
@@ -639,7 +661,7 @@ class MakefileReader {
       f.defineDepth = 1
       f.defineStart = f.lineNo
       f.rule = null
-      f.docBlock = []
+      f.endDocs()
       return true
     }
     if (word === 'endef') {
@@ -648,7 +670,7 @@ class MakefileReader {
     }
     if (word === 'include' || word === '-include' || word === 'sinclude') {
       f.rule = null
-      f.docBlock = []
+      f.endDocs()
       this.include(f, word !== 'include', rest.slice(word.length))
       return true
     }
@@ -668,7 +690,7 @@ class MakefileReader {
 
   /** A line with neither `=` nor `:`. */
   private unseparated(f: FileReading, rest: string): void {
-    f.docBlock = []
+    f.endDocs()
     // `$(eval ...)`, `$(info ...)` and friends at top level produce text make then reads; left alone.
     if (rest.startsWith('$(') || rest.startsWith('${')) return
     const first = f.text
@@ -696,7 +718,7 @@ class MakefileReader {
       if (name === '.RECIPEPREFIX') this.recipePrefix = vars.expand(vars.raw(name) ?? '').value[0] ?? '\t'
     }
     f.rule = null
-    f.docBlock = []
+    f.endDocs()
   }
 
   /** A rule: targets, then prerequisites, maybe an inline `; recipe`. */
@@ -711,7 +733,7 @@ class MakefileReader {
     }
     const inner = findSeparator(after)
     const docs = docOf(f.comment) || (f.docBlock.length ? f.docBlock.filter((d) => d !== '').join(' ') : '')
-    f.docBlock = []
+    f.endDocs()
     if (inner?.kind === 'assign') {
       // `target: VAR = value` sets a target-specific variable; it is not a rule.
       this.keep?.targetVariables(targetText, rest.slice(sep.index + sep.op.length), f.abs, f.lineNo)

@@ -659,7 +659,8 @@ function suffixOf(word: string): string {
   return dot > word.lastIndexOf('/') ? word.slice(dot) : ''
 }
 
-const NAME_END = new Set([...' \t\n\r,:$(){}'].map((c) => c.charCodeAt(0)))
+/** The characters of a variable's name in a reference: up to a blank, comma, colon, `$` or bracket. */
+const NAME_CHARS = /[^ \t\n\r,:$(){}]*/y
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/
 /** Variables that make sets itself: offering them as `VAR=value` hints would mislead. */
 const MAKE_OWN = new Set([
@@ -673,17 +674,21 @@ const MAKE_OWN = new Set([
  */
 export function referencedVariables(line: string, into: Set<string>): void {
   for (let i = line.indexOf('$'); i !== -1 && i < line.length - 1; i = line.indexOf('$', i + 1)) {
-    const next = line[i + 1]
-    if (next === '$') {
+    const next = line.charCodeAt(i + 1)
+    if (next === 36 /* $ */) {
       i++
       continue
     }
-    if (next !== '(' && next !== '{') continue
-    const close = next === '(' ? ')' : '}'
-    let end = i + 2
-    while (end < line.length && !NAME_END.has(line.charCodeAt(end))) end++
-    if (line[end] !== close && line[end] !== ':') continue
-    const name = line.slice(i + 2, end)
-    if (VAR_NAME.test(name) && !MAKE_OWN.has(name)) into.add(name)
+    if (next !== 40 /* ( */ && next !== 123 /* { */) continue
+    // The name's end found by the regular expression engine, where a loop over its characters ran
+    // in the interpreter (a big makefile has several references per recipe line), and without a match to allocate.
+    const name = NAME_CHARS
+    name.lastIndex = i + 2
+    name.test(line)
+    const end = name.lastIndex
+    const c = line.charCodeAt(end)
+    if (c !== (next === 40 ? 41 /* ) */ : 125 /* } */) && c !== 58 /* : */) continue
+    const found = line.slice(i + 2, end)
+    if (VAR_NAME.test(found) && !MAKE_OWN.has(found)) into.add(found)
   }
 }

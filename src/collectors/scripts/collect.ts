@@ -6,9 +6,10 @@
  * in an agent's tool list, so the table shows them with `--all` and the harness leaves them out.
  */
 import { join } from 'node:path'
-import type { ScriptsConfig } from '../../book/config.js'
-import { createDiagnostic, createRecipe, type Diagnostic, type Recipe, type RecipeInput } from '../../book/recipe.js'
-import { readText } from '../shared/fs.js'
+import type { ScriptRunner, ScriptsConfig } from '../../book/config.js'
+import { createDiagnostic, recipeMaker, type Diagnostic, type OwnRecipeFields, type Recipe, type RecipeInput } from '../../book/recipe.js'
+import { joinPath, readText } from '../shared/fs.js'
+import { MAX_RECIPES } from '../shared/guard.js'
 import { parsePackageJson, type PackageManifest } from './manifest.js'
 import { LOCKFILE_RUNNERS, resolveRunner } from './runner.js'
 import { shellWord } from '../../base/quote.js'
@@ -28,11 +29,15 @@ const LIFECYCLE: Record<string, string> = {
   dependencies: 'after the dependencies change',
 }
 
+/** Whether `name` can be a hook at all: most names start with neither `pre` nor `post`, nor are lifecycle names, and one character tells. */
+function mayBeHook(name: string): boolean {
+  const c = name.charCodeAt(0)
+  return c === 112 /* p */ || c === 105 /* i */ || c === 117 /* u */ || c === 118 /* v */ || c === 100 /* d */
+}
+
 /** What a script runs around, when it is a hook: a lifecycle script, or `pre<x>`/`post<x>` beside a script `<x>`. */
 export function hookOf(name: string, scripts: ReadonlySet<string>): string | undefined {
-  // Most names start with neither `pre` nor `post`, nor are lifecycle names: one character decides.
-  const c = name.charCodeAt(0)
-  if (c !== 112 /* p */ && c !== 105 /* i */ && c !== 117 /* u */ && c !== 118 /* v */ && c !== 100 /* d */) return undefined
+  if (!mayBeHook(name)) return undefined
   const lifecycle = Object.hasOwn(LIFECYCLE, name) ? LIFECYCLE[name] : undefined
   if (lifecycle) return `lifecycle script: the package manager runs it ${lifecycle}`
   const prefix = name.startsWith('pre') ? 'pre' : name.startsWith('post') ? 'post' : undefined
@@ -58,7 +63,7 @@ export const scriptsCollector: Collector<ScriptsConfig> = {
     // Every manifest is read and parsed once; its own problems are reported as it is read.
     const load = (dir: string): PackageManifest | undefined => {
       const file = manifestFile(dir)
-      const text = dir === '.' ? rootText : readText(join(root, file))
+      const text = dir === '.' ? rootText : readText(joinPath(root, file))
       if (text === undefined) return undefined
       const manifest = parsePackageJson(text)
       for (const p of manifest.problems) diagnostics.push(createDiagnostic({ source: SOURCE, file, ...p }))
@@ -79,21 +84,43 @@ export const scriptsCollector: Collector<ScriptsConfig> = {
     for (const p of scan.problems) diagnostics.push(createDiagnostic({ source: SOURCE, ...p }))
 
     const packages = [{ dir: '.', manifest: rootManifest }, ...scan.packages]
-    for (const { dir, manifest } of packages) {
-      const file = manifestFile(dir)
-      const scope = dir === '.' ? undefined : manifest.name ?? dir
-      const names = new Set(manifest.scripts.map((sc) => sc.name))
-      for (const script of manifest.scripts) {
-        const hook = hookOf(script.name, names)
-        // Assigned rather than spread: a big workspace makes thousands of these.
-        const input: RecipeInput = { source: SOURCE, runner, name: script.name, command: `${runner} run ${shellWord(script.name)}`, cwd: dir, description: script.command, file, line: script.line }
-        if (scope !== undefined) input.scope = scope
-        if (runner === 'npm') input.argsSeparator = '--'
-        if (hook) input.hook = hook
-        recipes.push(createRecipe(input))
-      }
-    }
-    return { recipes, diagnostics, files }
+    const found = addRecipes(packages, runner, recipes)
+    return found > recipes.length ? { recipes, diagnostics, files, found } : { recipes, diagnostics, files }
   },
 }
 
+/**
+ * The recipes of every package's scripts, into `recipes`, up to one more than the run-collector
+ * keeps (MAX_RECIPES; its diagnostic says how many were found, the count returned): a workspace of
+ * thousands of packages has tens of thousands of scripts, and the ones past the limit were made only to be dropped.
+ */
+function addRecipes(packages: ReadonlyArray<{ dir: string; manifest: PackageManifest }>, runner: ScriptRunner, recipes: Recipe[]): number {
+  // A workspace's packages share their script names (build, test, ...): each command line is made once.
+  const commands = new Map<string, string>()
+  let found = 0
+  for (const { dir, manifest } of packages) {
+    const scripts = manifest.scripts
+    found += scripts.length
+    if (scripts.length === 0) continue
+    const shared: Omit<RecipeInput, keyof OwnRecipeFields> = { source: SOURCE, runner, cwd: dir, file: manifestFile(dir) }
+    if (dir !== '.') shared.scope = manifest.name ?? dir
+    if (runner === 'npm') shared.argsSeparator = '--'
+    const make = recipeMaker(shared)
+    // Only a `pre`/`post` name asks for its package's other names (hookOf).
+    let names: Set<string> | undefined
+    for (let k = 0; k < scripts.length; k++) {
+      const script = scripts[k]!
+      const name = script.name
+      // Past the limit, a recipe is not made, but one that can't be made fails the scan as before.
+      if (recipes.length > MAX_RECIPES) {
+        if (name.trim() === '') make({ name, command: runner, description: script.command, line: script.line })
+        continue
+      }
+      let command = commands.get(name)
+      if (command === undefined) commands.set(name, (command = `${runner} run ${shellWord(name)}`))
+      const hook = mayBeHook(name) ? hookOf(name, (names ??= new Set(scripts.map((sc) => sc.name)))) : undefined
+      recipes.push(make({ name, command, description: script.command, line: script.line, hook }))
+    }
+  }
+  return found
+}

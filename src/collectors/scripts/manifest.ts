@@ -4,7 +4,7 @@
  * JSON.parse, the grammar every package manager reads package.json with; positions come from the
  * keys' offsets, and a syntax error's position from jsonc-parser.
  */
-import { isRecord, kind, locateKeys, own, parseJsonText, positionLocator, type KeyAt } from '../shared/json-text.js'
+import { isRecord, kind, linesAt, locateInnerKeys, locateKeys, own, parseJsonText, positionLocator, type KeyAt } from '../shared/json-text.js'
 
 export interface ScriptEntry {
   readonly name: string
@@ -34,6 +34,41 @@ export interface PackageManifest {
 }
 
 
+type Mutable<T> = { -readonly [K in keyof T]: T[K] }
+
+/**
+ * The scripts of a "scripts" object, in file order with the line of each key. Duplicates are found
+ * from the key offsets; like JSON.parse, a name takes the first key's place in the order and the last key's value.
+ */
+function readScripts(text: string, scriptsValue: Record<string, unknown>, scripts: ScriptEntry[], problems: ManifestProblem[]): void {
+  const keys = locateInnerKeys(text, 'scripts')
+  const lines = linesAt(text, keys.map((k) => k.offset))
+  // As many keys as the object JSON.parse made has: no name repeats (nor did an earlier "scripts"
+  // object add any), and each key is the object's own, in file order.
+  if (keys.length === Object.keys(scriptsValue).length) {
+    for (let k = 0; k < keys.length; k++) addScript(keys[k]!.key, scriptsValue[keys[k]!.key], lines[k]!, scripts, problems)
+    return
+  }
+  const occurrences = new Map<string, number[]>()
+  for (let k = 0; k < keys.length; k++) {
+    const list = occurrences.get(keys[k]!.key)
+    if (list) list.push(k)
+    else occurrences.set(keys[k]!.key, [k])
+  }
+  for (const [key, list] of occurrences) {
+    const line = lines[list[list.length - 1]!]!
+    if (list.length > 1) {
+      problems.push({ line, severity: 'warning', message: `script "${key}" is defined ${list.length === 2 ? 'twice' : `${list.length} times`} (lines ${list.map((k) => lines[k]).join(' and ')}); package managers use the last one, so remove the other${list.length > 2 ? 's' : ''}` })
+    }
+    addScript(key, own(scriptsValue, key), line, scripts, problems)
+  }
+}
+
+function addScript(name: string, value: unknown, line: number, scripts: ScriptEntry[], problems: ManifestProblem[]): void {
+  if (typeof value === 'string') scripts.push({ name, command: value, line })
+  else problems.push({ line, severity: 'error', message: `script "${name}" must be a command string, not ${kind(value)}; it is skipped (npm run would fail on it)` })
+}
+
 function syntaxProblem(text: string): ManifestProblem {
   const e = parseJsonText(text, false).error ?? { line: 1, column: 1, message: 'syntax error' }
   return {
@@ -54,10 +89,13 @@ export function parsePackageJson(text: string): PackageManifest {
     return { valid: false, scripts: [], problems: [{ line: 1, severity: 'error', message: `package.json must hold an object, not ${kind(root)}; its scripts are skipped` }] }
   }
   const problems: ManifestProblem[] = []
-  const keys = locateKeys(text, 'scripts')
-  const at = positionLocator(text)
-  const lineOf = (key: KeyAt | undefined) => (key === undefined ? undefined : at(key.offset).line)
-  const topLine = (name: string) => lineOf(keys.top.findLast((k) => k.key === name))
+  // The top-level keys' lines are needed only for a problem or the packageManager field: found then.
+  let top: KeyAt[] | undefined
+  let at: ((offset: number) => { line: number }) | undefined
+  const topLine = (name: string) => {
+    const key = (top ??= locateKeys(text, 'scripts').top).findLast((k) => k.key === name)
+    return key === undefined ? undefined : (at ??= positionLocator(text))(key.offset).line
+  }
 
   const nameValue = own(root, 'name')
   const name = typeof nameValue === 'string' && nameValue !== '' ? nameValue : undefined
@@ -66,28 +104,7 @@ export function parsePackageJson(text: string): PackageManifest {
   const scriptsValue = own(root, 'scripts')
   if (scriptsValue !== undefined && !isRecord(scriptsValue)) {
     problems.push({ line: topLine('scripts'), severity: 'error', message: `"scripts" must be an object of name → command strings, not ${kind(scriptsValue)}; no scripts are listed from this file` })
-  } else if (scriptsValue !== undefined) {
-    // File order and duplicates from the key offsets; like JSON.parse, the first key's place in the
-    // order and the last key's value.
-    const occurrences = new Map<string, KeyAt[]>()
-    for (const k of keys.inner) {
-      const list = occurrences.get(k.key)
-      if (list) list.push(k)
-      else occurrences.set(k.key, [k])
-    }
-    for (const [key, list] of occurrences) {
-      const line = lineOf(list[list.length - 1])!
-      const value = own(scriptsValue, key)
-      if (list.length > 1) {
-        problems.push({ line, severity: 'warning', message: `script "${key}" is defined ${list.length === 2 ? 'twice' : `${list.length} times`} (lines ${list.map((k) => lineOf(k)).join(' and ')}); package managers use the last one, so remove the other${list.length > 2 ? 's' : ''}` })
-      }
-      if (typeof value !== 'string') {
-        problems.push({ line, severity: 'error', message: `script "${key}" must be a command string, not ${kind(value)}; it is skipped (npm run would fail on it)` })
-        continue
-      }
-      scripts.push({ name: key, command: value, line })
-    }
-  }
+  } else if (scriptsValue !== undefined) readScripts(text, scriptsValue, scripts, problems)
 
   let workspaces: string[] | undefined
   const wsValue = own(root, 'workspaces')
@@ -113,12 +130,12 @@ export function parsePackageJson(text: string): PackageManifest {
     else problems.push({ line: packageManagerLine, severity: 'warning', message: `"packageManager" must be a string like "pnpm@9.1.0", not ${kind(pmValue)}; it is ignored` })
   }
 
-  return {
-    valid: true,
-    ...(name !== undefined ? { name } : {}),
-    scripts,
-    ...(workspaces !== undefined ? { workspaces } : {}),
-    ...(packageManager !== undefined ? { packageManager, packageManagerLine } : {}),
-    problems,
-  }
+  // Assigned rather than spread, in the same key order: a workspace scan makes thousands.
+  const manifest: Mutable<PackageManifest> = { valid: true } as Mutable<PackageManifest>
+  if (name !== undefined) manifest.name = name
+  manifest.scripts = scripts
+  if (workspaces !== undefined) manifest.workspaces = workspaces
+  if (packageManager !== undefined) (manifest.packageManager = packageManager), (manifest.packageManagerLine = packageManagerLine)
+  manifest.problems = problems
+  return manifest
 }

@@ -159,7 +159,9 @@ export function crawler(root: string, options: CrawlOptions): Crawler {
       return []
     }
     startsOnInput(entries.length)
-    for (const e of entries) if (e.isDirectory()) realOf.set(joinPath(dir, e.name), joinPath(real, e.name))
+    // A caller that knew this directory's real path knows its children's too (workspace-patterns.ts's
+    // crawl passes them): only a listing reached without one keeps them here.
+    if (known === undefined) for (const e of entries) if (e.isDirectory()) realOf.set(joinPath(dir, e.name), joinPath(real, e.name))
     return entries
   }
   const stat = (path: string): Stats => {

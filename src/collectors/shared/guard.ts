@@ -303,9 +303,9 @@ function recipeChars(r: Recipe): number {
  * The limits every collector's result keeps, whatever the collector: at most MAX_RECIPES recipes,
  * MAX_PREREQUISITES prerequisites each and MAX_TOTAL_PREREQUISITES in all, descriptions up to
  * MAX_DESCRIPTION characters, MAX_OUTPUT_CHARS in all. Returns the kept recipes and the messages
- * to report (each names the limit).
+ * to report (each names the limit). `found`: how many recipes there are, when `recipes` stops one past MAX_RECIPES.
  */
-export function boundRecipes(recipes: readonly Recipe[], source: string): { recipes: Recipe[]; messages: string[] } {
+export function boundRecipes(recipes: readonly Recipe[], source: string, found = recipes.length): { recipes: Recipe[]; messages: string[] } {
   const messages: string[] = []
   const kept: Recipe[] = []
   let prerequisites = 0
@@ -315,7 +315,7 @@ export function boundRecipes(recipes: readonly Recipe[], source: string): { reci
   let outOfRoom = false
   for (const original of recipes) {
     if (kept.length >= MAX_RECIPES) {
-      messages.push(`the ${source} collector found ${recipes.length} commands, over the limit of ${MAX_RECIPES} per source (MAX_RECIPES); only the first ${MAX_RECIPES} are listed`)
+      messages.push(`the ${source} collector found ${found} commands, over the limit of ${MAX_RECIPES} per source (MAX_RECIPES); only the first ${MAX_RECIPES} are listed`)
       break
     }
     let r = original
@@ -342,7 +342,7 @@ export function boundRecipes(recipes: readonly Recipe[], source: string): { reci
     messages.push(`${cutDescriptions} ${source} description${cutDescriptions === 1 ? ' is' : 's are'} longer than ${MAX_DESCRIPTION} characters (MAX_DESCRIPTION) and cut there`)
   }
   if (outOfRoom) {
-    messages.push(`the ${source} commands add up to more than ${MAX_OUTPUT_CHARS} characters (MAX_OUTPUT_CHARS); only the first ${kept.length} of ${recipes.length} are listed`)
+    messages.push(`the ${source} commands add up to more than ${MAX_OUTPUT_CHARS} characters (MAX_OUTPUT_CHARS); only the first ${kept.length} of ${found} are listed`)
   }
   return { recipes: kept, messages }
 }

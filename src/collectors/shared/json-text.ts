@@ -121,6 +121,84 @@ export function locateKeys(text: string, inner: string): { top: KeyAt[]; inner: 
   return { top, inner: innerKeys }
 }
 
+/**
+ * locateKeys(text, inner).inner without the top-level keys: no key but `inner`'s members is
+ * copied out of the text, and the scan ends at the member's closing brace when the rest can't name
+ * `inner` again (it holds neither `"inner"` nor an escape). A workspace scan reads thousands of
+ * package.json files for their scripts alone, and the members after "scripts" (dependencies, most
+ * of a manifest) were scanned for nothing. `text` must be valid JSON, as for locateKeys.
+ */
+export function locateInnerKeys(text: string, inner: string): KeyAt[] {
+  const found: KeyAt[] = []
+  const stack: number[] = []
+  const escapes = text.indexOf('\\') !== -1
+  const quoted = `"${inner}"`
+  let expectKey = false
+  let topIsInner = false
+  let inInner = false
+  for (let i = nextStructural(text, 0); i < text.length; i = nextStructural(text, i + 1)) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      let end = text.indexOf('"', i + 1)
+      if (escapes) while (isEscaped(text, end)) end = text.indexOf('"', end + 1)
+      if (expectKey) {
+        const depth = stack.length
+        if (depth === 1) topIsInner = keyIs(text, i, end, inner, escapes)
+        else if (depth === 2 && inInner) found.push({ key: keyAt(text, i, end, escapes), offset: i })
+        expectKey = false
+      }
+      i = end
+    } else if (c === 0x7b) {
+      stack.push(c)
+      expectKey = true
+      if (stack.length === 2) inInner = topIsInner
+    } else if (c === 0x5b) {
+      stack.push(c)
+      if (stack.length === 2) inInner = false
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop()
+      if (stack.length === 1 && inInner && text.indexOf(quoted, i) === -1 && (!escapes || text.indexOf('\\', i) === -1)) break
+      if (stack.length < 2) inInner = false
+    } else if (c === 0x2c) {
+      expectKey = stack[stack.length - 1] === 0x7b
+    }
+  }
+  return found
+}
+
+/** The key whose quotes are at `start` and `end`, unescaped. */
+function keyAt(text: string, start: number, end: number, escapes: boolean): string {
+  const raw = text.slice(start + 1, end)
+  return escapes && raw.includes('\\') ? (JSON.parse(text.slice(start, end + 1)) as string) : raw
+}
+
+/** Whether the key whose quotes are at `start` and `end` is `name`, without copying it out when it has no escape. */
+function keyIs(text: string, start: number, end: number, name: string, escapes: boolean): boolean {
+  if (end - start - 1 === name.length && text.startsWith(name, start + 1)) return true
+  return escapes && keyAt(text, start, end, escapes) === name
+}
+
+/**
+ * The 1-based lines of ascending `offsets` in `text`, counted in one pass up to the last of them
+ * (positionLocator's answers; a text with a carriage return goes to it).
+ */
+export function linesAt(text: string, offsets: readonly number[]): number[] {
+  const lines: number[] = []
+  if (text.indexOf('\r') !== -1) {
+    const at = positionLocator(text)
+    for (let k = 0; k < offsets.length; k++) lines.push(at(offsets[k]!).line)
+    return lines
+  }
+  let line = 1
+  let next = text.indexOf('\n')
+  for (let k = 0; k < offsets.length; k++) {
+    const offset = offsets[k]!
+    while (next !== -1 && next < offset) line++, (next = text.indexOf('\n', next + 1))
+    lines.push(line)
+  }
+  return lines
+}
+
 /** Everything but a quote, a brace, a bracket and a comma: the characters locateKeys skips. */
 const NOT_STRUCTURAL = /[^"{}[\],]*/y
 
