@@ -7,7 +7,7 @@
 // other); they are owned like the bundle, so they are trusted like it. Each carries the hash of
 // its bytes the launcher checks (src/cli/launcher.ts), as the runs below wrote them.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 
@@ -27,6 +27,25 @@ if (build && wanted.every((n) => existsSync(join(out, n)))) process.exit(0)
 const { sampleRepository } = await import(new URL('../dist/src/base/collector-table.js', import.meta.url).href)
 const FILES = sampleRepository()
 
+/** The newest mtime or ctime of anything under `dir`. */
+function newestChange(dir) {
+  let newest = 0
+  for (const name of ['', ...readdirSync(dir, { recursive: true })]) {
+    const st = lstatSync(join(dir, name))
+    newest = Math.max(newest, st.mtimeMs, st.ctimeMs)
+  }
+  return newest
+}
+
+/**
+ * Waits until nothing under `dir` changed for longer than a scan's SETTLE_MS (2 s): only then does a
+ * scan keep its results and remember itself, the code of which then gets into the cache too.
+ */
+function settle(dir) {
+  const sleeper = new Int32Array(new SharedArrayBuffer(4))
+  while (Date.now() - newestChange(dir) <= 2_200) Atomics.wait(sleeper, 0, 0, 100)
+}
+
 const repo = mkdtempSync(join(tmpdir(), 'command-scout-warm-'))
 const cache = mkdtempSync(join(tmpdir(), 'command-scout-warm-cache-'))
 try {
@@ -39,6 +58,13 @@ try {
   // Each run adds what it compiled to the cache the one before left (COMMAND_SCOUT_CODE_CACHE=refresh).
   for (const format of ['json', 'table', 'markdown']) cli('scan', '--format', format, '--no-cache', '--root', repo)
   cli('docs', '--output', '-', '--no-cache', '--root', repo)
+  // A user's first scan also writes its results and remembers itself (src/book/scan-cache.ts,
+  // scan-record.ts), and a later one reads them back: those paths too, once the sample has settled
+  // as a user's repository has (a scan keeps nothing read from files still changing).
+  settle(repo)
+  cli('scan', '--format', 'json', '--root', repo)
+  cli('scan', '--format', 'table', '--root', repo)
+  cli('docs', '--output', '-', '--root', repo)
   const code = join(cache, 'code')
   // Made beside and renamed into place, so that no run ever sees half of it; made new (never one already there).
   const next = `${out}.${process.pid}.tmp`

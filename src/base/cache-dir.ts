@@ -204,6 +204,22 @@ function tempName(file: string): string {
 }
 
 /**
+ * Writes all of `part` at the file's offset. A text goes from the string itself: no copy of a scan's
+ * output or results (hundreds of KB) into a buffer first; the rest of a short write, which a regular
+ * file rarely gives, goes from its bytes.
+ */
+function writeAll(fd: number, part: string | Uint8Array): void {
+  let bytes: Uint8Array
+  let off = 0
+  if (typeof part === 'string') {
+    off = writeSync(fd, part)
+    if (off === Buffer.byteLength(part)) return
+    bytes = Buffer.from(part)
+  } else bytes = part
+  while (off < bytes.length) off += writeSync(fd, bytes, off)
+}
+
+/**
  * Writes `parts` to `file` in the private folder `dir` (checked again now, see the header): a
  * temporary file made with O_EXCL and O_NOFOLLOW, mode 0600, renamed over `file`; then the folder
  * is kept within `bound`. Never throws; false when nothing was written.
@@ -221,10 +237,7 @@ export function writePrivate(
   let fd: number | undefined
   try {
     fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), 0o600)
-    for (const part of parts) {
-      const bytes = typeof part === 'string' ? Buffer.from(part) : part
-      for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off)
-    }
+    for (const part of parts) writeAll(fd, part)
     closeSync(fd)
     fd = undefined
     renameSync(tmp, file)

@@ -2,7 +2,8 @@
  * The parsing libraries, each loaded on first use: a scan usually needs few of them (no YAML
  * without a pnpm-workspace.yaml, no glob crawl for `packages/*`), and loading them all is a good
  * part of a CLI start (bench/shapes.bench.mjs). Each `require` names its package literally so
- * that the CLI bundle (scripts/bundle-cli.mjs) can hold it and still load it only when called.
+ * that the CLI build (scripts/bundle-cli.mjs) finds it: in the CLI, each is a script of its own
+ * beside the bundle, with a code cache of its own, compiled only when called.
  */
 import { createRequire } from 'node:module'
 import type picomatchFn from 'picomatch'

@@ -148,9 +148,10 @@ export class RootCache {
     if (this.fileEntries || !this.file) return
     this.fileEntries = {}
     try {
-      // Only from a folder no one else can change, and only the user's own regular file.
-      if (!this.options.dir || !privateDir(this.options.dir)) return
-      if (!ownFile(lstatSync(this.file, { throwIfNoEntry: false }))) return
+      // Only the user's own regular file, and only from a folder no one else can change (checked
+      // once there is a file: a first scan has none, and its write makes the folder).
+      if (!this.options.dir || !ownFile(lstatSync(this.file, { throwIfNoEntry: false }))) return
+      if (!privateDir(this.options.dir)) return
       const data = JSON.parse(readFileSync(this.file, 'utf8')) as { format?: unknown; build?: unknown; root?: unknown; entries?: unknown }
       if (data.format !== FILE_FORMAT || data.build !== buildId() || data.root !== this.root || typeof data.entries !== 'object' || !data.entries) return
       this.fileEntries = data.entries as Record<string, Entry>

@@ -19,9 +19,9 @@
  * and is written whole by rename; anything in it that does not parse is a miss.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { answerNow, settledBefore, SETTLE_MS, type Observations } from '../collectors/shared/observe.js'
-import { ownFile, SCANS_BOUND, writePrivate } from '../base/cache-dir.js'
+import { ownFile, privateDir, SCANS_BOUND, writePrivate } from '../base/cache-dir.js'
 import { writeOut } from '../base/process.js'
 import { fileKey } from '../base/file-key.js'
 import { onPath } from './runners.js'
@@ -40,7 +40,11 @@ export interface ScanInputs extends Observations {
 
 /** Where and under which build a scan may be remembered: the launcher sets it when the CLI runs from its bundle. */
 export interface RecordPlace {
-  /** The user's private scans directory (scan-cache.ts's defaultCacheDir). */
+  /**
+   * The user's scans directory (scan-cache.ts's defaultCacheDir), as a path: a record in it is read
+   * only once the folder is found to be one no one else can change, and written by writePrivate,
+   * which makes and checks it.
+   */
   dir: string
   /** The build id the CLI bundle starts with. */
   build: string
@@ -93,6 +97,8 @@ function readHolding(
   try {
     const st = lstatSync(file, { throwIfNoEntry: false })
     if (!ownFile(st) || st!.size > MAX_RECORD_BYTES) return undefined
+    // The folder, checked only now that it has a record for this command line (a first scan has none).
+    if (privateDir(place.dir, env) !== resolve(place.dir)) return undefined
     const fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0))
     try {
       const size = fstatSync(fd).size
