@@ -21,6 +21,8 @@ export const tinyglobby = lazy<typeof import('tinyglobby')>(() => require('tinyg
 export const picomatch = lazy<typeof picomatchFn>(() => require('picomatch'))
 export const shellQuote = lazy<typeof import('shell-quote')>(() => require('shell-quote'))
 export const smolToml = lazy<typeof import('smol-toml')>(() => require('smol-toml'))
+/** Display widths in terminal columns (the table of a scan; the package main exports it too). */
+export const stringWidth = lazy<typeof import('string-width').default>(() => (require('string-width') as typeof import('string-width')).default)
 /** The ignore library's factory (a .gitignore matcher). */
 export const ignoreRules = lazy<(options?: { allowRelativePaths?: boolean }) => import('ignore').Ignore>(() => require('ignore'))
 

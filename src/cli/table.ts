@@ -1,14 +1,15 @@
 /**
  * The terminal table of a scan. Its own module because measuring display widths (string-width)
- * costs a noticeable share of a JSON scan's start-up, which doesn't need it.
+ * costs a noticeable share of a JSON scan's start-up, which doesn't need it; string-width itself
+ * loads with the first width measured (the package main exports this module).
  */
-import stringWidth from 'string-width'
+import { stringWidth } from '../base/lazy.js'
 import { oneLine, type ScanReport } from '../book/report.js'
 import { visibleLine } from '../base/visible-text.js'
 
 /** Display width of a string in terminal columns (CJK and emoji count double). */
 export function displayWidth(text: string): number {
-  return stringWidth(text)
+  return stringWidth()(text)
 }
 
 /** Cuts a string to at most `width` columns, marking the cut with an ellipsis. */
