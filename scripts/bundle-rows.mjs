@@ -1,8 +1,10 @@
 // Bundles every row this package gives dsh into one script, dist/src/rows.bundle.cjs (the harness
-// bundle; src/rows/index.ts is its entry, src/dsh/rows-loader.ts compiles it with V8's code cache):
-// one file to read and one code cache to deserialize when a dsh session or a cook starts, instead
-// of about 160 modules to parse and compile. Each row's code loads the first time its entry asks for
-// it (esbuild keeps an import() of a bundled module lazy), and the parsing libraries on first use.
+// bundle; src/rows/index.ts is its entry, src/dsh/rows-loader.ts runs it), and the package main's API
+// into dist/src/main.bundle.cjs (src/api.ts; src/index.ts runs it), each run with V8's code cache
+// (src/base/bundle-script.ts): one file to read and one code cache to deserialize when a dsh session,
+// a cook or an embedding starts, instead of 70 to 160 modules to parse and compile. Each row's code
+// loads the first time its entry asks for it (esbuild keeps an import() of a bundled module lazy),
+// and the parsing libraries on first use.
 //
 // The file is one function expression, a CommonJS module's wrapper, which the loader compiles as
 // it is. `@deepseek-ai/*` stays outside: the harness's own copies, reached through the loader's
@@ -18,13 +20,15 @@ import { replaceIfChanged } from './replace-if-changed.mjs'
 const root = new URL('..', import.meta.url).pathname
 const src = resolve(root, 'src')
 const outfile = `${root}dist/src/rows.bundle.cjs`
+const mainFile = `${root}dist/src/main.bundle.cjs`
 let build
 try {
   ;({ build } = await import('esbuild'))
 } catch {
   // Without esbuild (a dev dependency) each row loads its compiled modules; never leave a stale bundle.
   rmSync(outfile, { force: true })
-  console.warn('command-scout: esbuild is not installed, so the harness rows are not bundled (each loads its modules from dist/src/, a little slower to start)')
+  rmSync(mainFile, { force: true })
+  console.warn('command-scout: esbuild is not installed, so the harness rows and the package main are not bundled (each loads its modules from dist/src/, a little slower to start)')
   process.exit(0)
 }
 
@@ -41,45 +45,58 @@ function ownRequire(contents) {
   return `((specifier) => { switch (specifier) { ${cases} default: return __nodeRequire(specifier) } })`
 }
 
-const result = await build({
-  entryPoints: [`${src}/rows/index.ts`],
-  outfile,
-  write: false,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node22',
-  mainFields: ['module', 'main'],
-  external: ['@deepseek-ai/*'],
-  banner: { js: "(function (exports, require, module, __filename, __dirname) {'use strict';const __nodeRequire = require;const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  footer: { js: '})' },
-  logLevel: 'warning',
-  legalComments: 'none',
-  minify: process.env.COMMAND_SCOUT_BUNDLE_MINIFY !== '0',
-  plugins: [{
-    name: 'harness-rows',
-    setup(b) {
-      b.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
-        if (args.path.includes('/node_modules/')) return undefined
-        let contents = readFileSync(args.path, 'utf8')
-        // A module that makes its own `require` (lazy.ts, the search): without it, esbuild sees its literal require() calls and bundles the libraries.
-        contents = contents.replace(/^const require = createRequire\(import\.meta\.url\)$/m, '')
-        if (contents.includes('createRequire(import.meta.url)')) contents = contents.split('createRequire(import.meta.url)').join(ownRequire(contents))
-        if (!contents.includes('import.meta.url')) return { contents, loader: 'ts' }
-        const own = `./${relative(src, args.path).replace(/\.ts$/, '.js')}`
-        return { contents: contents.split('import.meta.url').join(`new URL(${JSON.stringify(own)}, __bundleUrl).href`), loader: 'ts' }
-      })
-    },
-  }],
-})
-// ASCII only, so that the loader reads it as latin1 (a copy, where UTF-8 is decoded: 0.4 against 3-6
-// ms): esbuild escapes strings and names but keeps regular expressions as written, where a UTF-16
-// code unit and its \\u escape mean the same (a surrogate pair is escaped as its two units).
-if (/\\[\u0080-\uffff]/.test(result.outputFiles[0].text)) throw new Error('bundle-rows: a non-ASCII character is escaped with a backslash in the bundle; write it as \\u in the source')
-const text = result.outputFiles[0].text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-// The harness packages the bundle requires, for its header: the loader imports them first.
-const peers = [...new Set([...text.matchAll(/\brequire\("(@deepseek-ai\/[^"]+)"\)/g)].map((m) => m[1]))].sort()
-// The build's identity, first in the file: the loader names its code caches by it, so that a cache
-// is only ever offered to the very text it was made from; then the harness packages it requires.
-const id = createHash('sha256').update(text).update(readFileSync(`${root}src/dsh/rows-loader.ts`)).digest('hex').slice(0, 24)
-replaceIfChanged(outfile, `/*command-scout build ${id} peers ${peers.join(',')}*/${text}`)
+/** One bundle of `entry`: the ASCII text of its function expression, and the harness packages it requires. */
+async function bundle(entry) {
+  const result = await build({
+    entryPoints: [entry],
+    write: false,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    external: ['@deepseek-ai/*'],
+    banner: { js: "(function (exports, require, module, __filename, __dirname) {'use strict';const __nodeRequire = require;const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    footer: { js: '})' },
+    logLevel: 'warning',
+    legalComments: 'none',
+    minify: process.env.COMMAND_SCOUT_BUNDLE_MINIFY !== '0',
+    plugins: [{
+      name: 'own-modules',
+      setup(b) {
+        b.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
+          if (args.path.includes('/node_modules/')) return undefined
+          let contents = readFileSync(args.path, 'utf8')
+          // A module that makes its own `require` (lazy.ts, the search): without it, esbuild sees its literal require() calls and bundles the libraries.
+          contents = contents.replace(/^const require = createRequire\(import\.meta\.url\)$/m, '')
+          if (contents.includes('createRequire(import.meta.url)')) contents = contents.split('createRequire(import.meta.url)').join(ownRequire(contents))
+          if (!contents.includes('import.meta.url')) return { contents, loader: 'ts' }
+          const own = `./${relative(src, args.path).replace(/\.ts$/, '.js')}`
+          return { contents: contents.split('import.meta.url').join(`new URL(${JSON.stringify(own)}, __bundleUrl).href`), loader: 'ts' }
+        })
+      },
+    }],
+  })
+  const raw = result.outputFiles[0].text
+  // ASCII only, so that the loader reads it as latin1 (a copy, where UTF-8 is decoded: 0.4 against 3-6
+  // ms): esbuild escapes strings and names but keeps regular expressions as written, where a UTF-16
+  // code unit and its \\u escape mean the same (a surrogate pair is escaped as its two units).
+  if (/\\[\u0080-\uffff]/.test(raw)) throw new Error(`bundle-rows: a non-ASCII character is escaped with a backslash in ${entry}'s bundle; write it as \\u in the source`)
+  const text = raw.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  const peers = [...new Set([...text.matchAll(/\brequire\("(@deepseek-ai\/[^"]+)"\)/g)].map((m) => m[1]))].sort()
+  return { text, peers }
+}
+
+/** The build's identity, first in the file: the loader names its code caches by it, so that a cache is only ever offered to the very text it was made from. */
+function buildId(text) {
+  return createHash('sha256').update(text).update(readFileSync(`${root}src/base/bundle-script.ts`)).digest('hex').slice(0, 24)
+}
+
+// The harness rows, with the harness packages they require (the loader imports them first).
+const rows = await bundle(`${src}/rows/index.ts`)
+replaceIfChanged(outfile, `/*command-scout build ${buildId(rows.text)} peers ${rows.peers.join(',')}*/${rows.text}`)
+
+// The package main's API: no harness package at all (the embedding API runs without dsh).
+const main = await bundle(`${src}/api.ts`)
+if (main.peers.length) throw new Error(`bundle-rows: the package main's bundle requires ${main.peers.join(', ')}; the embedding API must import no harness package`)
+replaceIfChanged(mainFile, `/*command-scout build ${buildId(main.text)}*/${main.text}`)

@@ -41,7 +41,7 @@ function walk(dir, out = []) {
 const PARTS = LAYERS.flat().sort((a, b) => b.length - a.length)
 const partOf = (file) => {
   const rel = relative(src, file)
-  if (rel === 'index.ts') return 'main'
+  if (rel === 'index.ts' || rel === 'api.ts') return 'main'
   return PARTS.find((p) => rel === p || rel.startsWith(`${p}/`)) ?? `loose:${rel}`
 }
 

@@ -1,40 +1,43 @@
 /**
- * The embedding API of dsh-command-scout. No harness imports here: harness entries are package
- * subpaths. Importing it loads what a scan needs; running commands loads its process library
- * (execa, about half of what this module would otherwise cost to import) on the first run.
+ * The package main: the embedding API (./api.ts) from the main's bundle, dist/src/main.bundle.cjs
+ * (scripts/bundle-rows.mjs), run with V8's code cache (./base/bundle-script.ts), so that an import
+ * reads one script and deserializes its cache instead of parsing and compiling about 70 modules; the
+ * cache is made as the first process that imports it exits. Without the bundle (no esbuild at build
+ * time, or COMMAND_SCOUT_MAIN_BUNDLE=off) the API comes from its compiled module (Node's `require`
+ * of an ES module, which has no top-level await, so this module has none either and can be required).
  */
-import type { RunOptions, RunResult } from './book/execute.js'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import type * as Api from './api.js'
+import { readBundle, runBundle } from './base/bundle-script.js'
 
-export { discover, onPath, type DiscoverResult, type DiscoverOptions } from './book/discover.js'
-export { RecipeBook, RESERVED_TOOL_NAMES, sanitizeName, preferredToolName } from './book/recipe-book.js'
-export {
-  createRecipe, createDiagnostic, recipeId, RecipeError, BUILTIN_SOURCES,
-  type Recipe, type RecipeInput, type RecipeParameter, type Diagnostic, type BuiltinSource,
-} from './book/recipe.js'
-export type { RunOptions, RunResult } from './book/execute.js'
+const BUNDLE_FILE = fileURLToPath(new URL('./main.bundle.cjs', import.meta.url))
+const requireHere = createRequire(import.meta.url)
 
-/** The runner of commands, loaded on first use (bench/import-cost.mjs measures what it costs). */
-function execute(): Promise<typeof import('./book/execute.js')> {
-  return import('./book/execute.js')
+function load(): typeof Api {
+  const text = process.env.COMMAND_SCOUT_MAIN_BUNDLE === 'off' ? undefined : readBundle(BUNDLE_FILE)
+  if (text) return runBundle(BUNDLE_FILE, text, { name: 'main', require: requireHere }) as unknown as typeof Api
+  return requireHere('./api.js') as typeof Api
 }
 
-/** Runs a command line through the platform shell: see src/book/execute.ts. */
-export async function runCommand(command: string, options: RunOptions = {}): Promise<RunResult> {
-  return (await execute()).runCommand(command, options)
-}
+const api = load()
 
-/** Signals a process group and every descendant: see src/book/execute.ts. */
-export async function killTree(pid: number, signal: NodeJS.Signals, marker?: string): Promise<void> {
-  return (await execute()).killTree(pid, signal, marker)
-}
-export { renderJson, renderMarkdown, scanReport, type ScanReport } from './book/report.js'
-export { renderTable, displayWidth, truncateToWidth, type TableOptions } from './cli/table.js'
-export { normalizeConfig, DEFAULT_CONFIG, ConfigError, type Config, type ConfigInput } from './book/config.js'
-export { BUILTIN_COLLECTORS, type Collector, type CollectContext, type CollectorResult } from './collectors/index.js'
-export {
-  offeredRecipes, effectiveExposure, estimatedToolTokens, recipeToolDescription,
-  TOOLS_TOKEN_BUDGET, CHARS_PER_TOKEN, planTools, type ExposureOptions, type PlannedTool,
-} from './book/exposure.js'
-// The dispatcher and the runner checks, from the modules that define them.
-export { dispatchTasks, dispatcherDescription, resolveOp, taskToken, DispatchError, PROMPT_TASK_CHARS, type DispatchTask } from './book/dispatcher.js'
-export { missingExecutable, missingRunnerMessage, missingRunnerNote, INSTALL_HINTS } from './book/runners.js'
+export const {
+  discover, onPath, RecipeBook, RESERVED_TOOL_NAMES, sanitizeName, preferredToolName,
+  createRecipe, createDiagnostic, recipeId, RecipeError, BUILTIN_SOURCES, runCommand, killTree,
+  renderJson, renderMarkdown, scanReport, renderTable, displayWidth, truncateToWidth,
+  normalizeConfig, DEFAULT_CONFIG, ConfigError, BUILTIN_COLLECTORS,
+  offeredRecipes, effectiveExposure, estimatedToolTokens, recipeToolDescription, TOOLS_TOKEN_BUDGET, CHARS_PER_TOKEN, planTools,
+  dispatchTasks, dispatcherDescription, resolveOp, taskToken, DispatchError, PROMPT_TASK_CHARS,
+  missingExecutable, missingRunnerMessage, missingRunnerNote, INSTALL_HINTS,
+} = api
+
+// The classes are types too.
+export type RecipeBook = Api.RecipeBook
+export type RecipeError = Api.RecipeError
+export type ConfigError = Api.ConfigError
+export type DispatchError = Api.DispatchError
+export type {
+  DiscoverResult, DiscoverOptions, Recipe, RecipeInput, RecipeParameter, Diagnostic, BuiltinSource, RunOptions, RunResult,
+  ScanReport, TableOptions, Config, ConfigInput, Collector, CollectContext, CollectorResult, ExposureOptions, PlannedTool, DispatchTask,
+} from './api.js'

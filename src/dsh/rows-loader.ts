@@ -1,25 +1,17 @@
 /**
  * The harness bundle: every row this package gives dsh, bundled into one script
- * (dist/src/rows.bundle.cjs, made by scripts/bundle-rows.mjs from src/rows/index.ts) and compiled
- * with V8's code cache, so that a session or a cook starts without parsing and compiling about 160
- * modules. Each row's entry asks it for its plugin (`harnessBundle()?.adapter()`) and, when the
- * build made no bundle (no esbuild), imports its compiled module instead. All rows share the one
- * bundle, so their modules are one instance, as they were as modules.
- *
- * The cache is the CLI's (src/cli/launcher.ts): a file per Node version, architecture and bundle
- * build, in the user's private cache folder (src/base/cache-dir.ts), sealed with a checksum that is
- * checked before V8 sees a byte (V8's answer to a damaged cache is a fatal error). When none is
- * there, or V8 refused it, the process writes one, with what it compiled by then: a second after
- * the session has started (start-mark.ts), or at its exit when that comes first.
- * COMMAND_SCOUT_CACHE=off turns the cache off; COMMAND_SCOUT_HARNESS_BUNDLE=off the bundle.
+ * (dist/src/rows.bundle.cjs, made by scripts/bundle-rows.mjs from src/rows/index.ts) and run with
+ * V8's code cache (../base/bundle-script.ts), so that a session or a cook starts without parsing and
+ * compiling about 160 modules. Each row's entry asks it for its plugin
+ * (`(await harnessBundle())?.adapter()`) and, when the build made no bundle (no esbuild), imports its
+ * compiled module instead. All rows share the one bundle, so their modules are one instance, as they
+ * were as modules. The code cache is made a second after the session has started (start-mark.ts).
+ * COMMAND_SCOUT_HARNESS_BUNDLE=off: each row loads its compiled modules (real names in stacks, one
+ * module per file).
  */
-import { lstatSync, readFileSync } from 'node:fs'
 import module from 'node:module'
-import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import vm from 'node:vm'
-import { cacheFolder, CODE_BOUND, ownFile, writePrivate } from '../base/cache-dir.js'
-import { openCodeCache, sealCodeCache } from '../base/code-cache.js'
+import { readBundle, runBundle } from '../base/bundle-script.js'
 import { shareHostPeers } from './host-peers.js'
 
 /** What the bundle exports (src/rows/index.ts): each row's module, loaded on first use. */
@@ -33,21 +25,6 @@ const PEER = /^@deepseek-ai\//
 const SAVE_AFTER_START_MS = 1_000
 
 let bundle: Promise<HarnessBundle | undefined> | undefined
-
-/** The build id and the harness packages the bundle's header names (scripts/bundle-rows.mjs). */
-function headerOf(source: string): { build: string; peers: string[] } | undefined {
-  const m = /^\/\*command-scout build ([0-9a-f]+) peers ([^*]*)\*\//.exec(source)
-  return m ? { build: m[1]!, peers: m[2]!.split(',').filter((p) => PEER.test(p)) } : undefined
-}
-
-/** A sealed cache file's V8 bytes when it is this user's regular file and its checksum holds. */
-function readCache(file: string): Buffer | undefined {
-  try {
-    return ownFile(lstatSync(file)) ? openCodeCache(readFileSync(file)) : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * The bundle's `require`. The harness packages it names (its header lists them) are imported first,
@@ -73,53 +50,20 @@ async function bundleRequire(peerNames: readonly string[]): Promise<(specifier: 
   }
 }
 
-/** The bundle's exports, compiled once per process; undefined when the build made none. */
+/** The bundle's exports, run once per process; undefined when the build made none. */
 export function harnessBundle(): Promise<HarnessBundle | undefined> {
   return (bundle ??= load())
 }
 
 async function load(): Promise<HarnessBundle | undefined> {
   shareHostPeers()
-  let source: string
-  try {
-    // COMMAND_SCOUT_HARNESS_BUNDLE=off: each row loads its compiled modules (real names in stacks, one module per file).
-    if (process.env.COMMAND_SCOUT_HARNESS_BUNDLE === 'off') throw new Error('off')
-    // ASCII (scripts/bundle-rows.mjs makes it so): read as latin1, a copy, where UTF-8 would be decoded.
-    source = readFileSync(BUNDLE_FILE, 'latin1')
-  } catch {
-    return undefined
-  }
-  const header = headerOf(source)
-  if (!header) return undefined
-  const require = await bundleRequire(header.peers)
-  const dir = cacheFolder('code')
-  const name = `rows-${process.version}-${process.arch}-${header.build}.bin`
-  const cachedData = dir ? readCache(join(dir, name)) : undefined
-  const script = new vm.Script(source, {
-    filename: BUNDLE_FILE,
-    cachedData,
-    // The import() of a harness package the cook runner makes at run time: the main context's loader.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  })
-  const bundled = { exports: {} as object }
-  const wrapper = script.runInThisContext() as (exports: object, require: (specifier: string) => unknown, module: object, file: string, dir: string) => void
-  wrapper(bundled.exports, require, bundled, BUNDLE_FILE, dirname(BUNDLE_FILE))
-  const exports = bundled.exports as HarnessBundle & { whenStarted?: (fn: () => void) => void }
-  if (dir && (cachedData === undefined || script.cachedDataRejected)) {
-    let saved = false
-    const save = () => {
-      if (saved) return
-      saved = true
-      try {
-        writePrivate(dir, name, sealCodeCache(script.createCachedData()), CODE_BOUND)
-      } catch {
-        // a full or read-only cache folder: the next session compiles again
-      }
-    }
-    // A second after the session has started, the cache holds what a start compiles (the next start
-    // runs that); a process that ends before, or has no adapter row, makes it as it exits.
-    exports.whenStarted?.(() => setTimeout(save, SAVE_AFTER_START_MS).unref())
-    process.once('exit', save)
-  }
-  return exports
+  const text = process.env.COMMAND_SCOUT_HARNESS_BUNDLE === 'off' ? undefined : readBundle(BUNDLE_FILE)
+  if (!text) return undefined
+  const require = await bundleRequire((text.fields.peers ?? '').split(',').filter((p) => PEER.test(p)))
+  return runBundle(BUNDLE_FILE, text, {
+    name: 'rows',
+    require,
+    // A second after the session has started the cache holds what a start compiles (the next start runs that).
+    saveWhen: (exports, save) => (exports.whenStarted as ((fn: () => void) => void) | undefined)?.(() => setTimeout(save, SAVE_AFTER_START_MS).unref()),
+  }) as unknown as HarnessBundle
 }

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { discover } from '../../dist/src/index.js'
+// The same copies of the modules as the helpers imported beside it (the package main gives its bundle's).
+import { discover } from '../../dist/src/book/discover.js'
 import { renderJson, scanReport } from '../../dist/src/book/report.js'
 import { tempDir } from '../support/temp.mjs'
 

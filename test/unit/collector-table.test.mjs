@@ -11,7 +11,9 @@ import { tempDir } from '../support/temp.mjs'
 import {
   BUILTIN_SOURCES as TABLE_SOURCES, COLLECTOR_ALIASES, COLLECTOR_TABLE, collectorRow, formatsSentence, sampleRepository,
 } from '../../dist/src/base/collector-table.js'
-import { BUILTIN_COLLECTORS, BUILTIN_SOURCES, ConfigError, DEFAULT_CONFIG, INSTALL_HINTS, normalizeConfig } from '../../dist/src/index.js'
+import { BUILTIN_SOURCES, ConfigError, DEFAULT_CONFIG, INSTALL_HINTS, normalizeConfig } from '../../dist/src/index.js'
+// The loader's own module list, to compare with the collectors it loads (the package main gives its bundle's copies).
+import { BUILTIN_COLLECTORS } from '../../dist/src/collectors/index.js'
 import { COLLECTOR_KEYS } from '../../dist/src/book/config.js'
 import { loadCollector } from '../../dist/src/collectors/load.js'
 import { COLLECTOR_FLAGS, COMMON_HELP, COMMON_OPTIONS, commonConfig } from '../../dist/src/cli/options.js'

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runCommand } from '../../dist/src/index.js'
-import { KILL_GRACE_MS, markedProcesses, RUN_MARKER_VARIABLE } from '../../dist/src/book/execute.js'
+// runCommand from the module itself, the same copy as its helpers (the package main gives its bundle's).
+import { KILL_GRACE_MS, markedProcesses, runCommand, RUN_MARKER_VARIABLE } from '../../dist/src/book/execute.js'
 import { alive, killIfAlive, pidFrom, waitFor } from '../support/processes.mjs'
 
 function tempDir(t) {
