@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
+import { ownModuleUrl, SCRIPT_OPTIONS } from './bundle-support.mjs'
 import { replaceIfChanged } from './replace-if-changed.mjs'
 
 const root = new URL('..', import.meta.url).pathname
@@ -58,22 +59,12 @@ const WRAPPER = '(function (exports, require, module, __filename, __dirname, __b
 
 /** The CLI bundle, with the libraries in `split` left to __bundleRequire. */
 const bundleMain = (split) => build({
+  ...SCRIPT_OPTIONS,
   entryPoints: [`${root}src/cli/main.ts`],
   outfile,
-  write: false,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  // A package's ES module build before its `main`: jsonc-parser's main is a UMD file whose factory
-  // requires its parts through a parameter esbuild can't follow, so bundled it can't find them.
-  mainFields: ['module', 'main'],
   // The file is one function expression, the wrapper Node gives a CommonJS module plus the
   // import() a script can't make: the launcher compiles the text as it is, without a copy.
   banner: { js: `${WRAPPER}'use strict';const __bundleUrl = require('node:url').pathToFileURL(__filename).href;` },
-  footer: { js: '})' },
-  logLevel: 'warning',
-  legalComments: 'none',
   // Half the text to read and hash at every start (the bytecode comes from the code cache). A
   // stack under COMMAND_SCOUT_DEBUG=1 then names minified functions; dist/src/cli/main.js has the real ones.
   minify: true,
@@ -94,17 +85,14 @@ const bundleMain = (split) => build({
         outside.add(path)
         return { path, external: true }
       })
-      // Modules find files next to them (package.json, recipes/, web/) by import.meta.url: in the
-      // bundle, the URL of the module's own compiled file in dist/src/, where the bundle lives too.
-      // lazy.ts makes its own `require` for the unbundled build; without it, esbuild sees the
-      // literal require() calls and bundles the libraries behind them.
+      // Each module's import.meta.url is its compiled file's (bundle-support.mjs). lazy.ts makes its
+      // own `require` for the unbundled build; without it, esbuild sees the literal require() calls
+      // and bundles the libraries behind them.
       b.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
         if (args.path.includes('/node_modules/')) return undefined
         let contents = readFileSync(args.path, 'utf8')
         if (args.path.endsWith('/base/lazy.ts')) contents = contents.replace(/^const require = createRequire\(import\.meta\.url\)$/m, '')
-        if (!contents.includes('import.meta.url')) return { contents, loader: 'ts' }
-        const own = `./${relative(src, args.path).replace(/\.ts$/, '.js')}`
-        return { contents: contents.split('import.meta.url').join(`new URL(${JSON.stringify(own)}, __bundleUrl).href`), loader: 'ts' }
+        return { contents: ownModuleUrl(src, args.path, contents), loader: 'ts' }
       })
     },
   }],
@@ -152,18 +140,10 @@ const replayText = replay.outputFiles[0].text
 async function libraryText(name) {
   const others = split.filter((n) => n !== name)
   const lib = await build({
+    ...SCRIPT_OPTIONS,
     external: others,
     stdin: { contents: `module.exports = require(${JSON.stringify(name)})`, resolveDir: root, loader: 'js' },
-    write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    mainFields: ['module', 'main'],
     banner: { js: `${WRAPPER}'use strict';` },
-    footer: { js: '})' },
-    logLevel: 'warning',
-    legalComments: 'none',
     minify: true,
   })
   let out = lib.outputFiles[0].text

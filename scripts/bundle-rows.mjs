@@ -14,7 +14,8 @@
 // a module's own `const require = createRequire(...)` goes, so that the libraries it requires are bundled.
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
-import { relative, resolve } from 'node:path'
+import { resolve } from 'node:path'
+import { ownModuleUrl, SCRIPT_OPTIONS } from './bundle-support.mjs'
 import { replaceIfChanged } from './replace-if-changed.mjs'
 
 const root = new URL('..', import.meta.url).pathname
@@ -48,18 +49,10 @@ function ownRequire(contents) {
 /** One bundle of `entry`: the ASCII text of its function expression, and the harness packages it requires. */
 async function bundle(entry) {
   const result = await build({
+    ...SCRIPT_OPTIONS,
     entryPoints: [entry],
-    write: false,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    mainFields: ['module', 'main'],
     external: ['@deepseek-ai/*'],
     banner: { js: "(function (exports, require, module, __filename, __dirname) {'use strict';const __nodeRequire = require;const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    footer: { js: '})' },
-    logLevel: 'warning',
-    legalComments: 'none',
     minify: process.env.COMMAND_SCOUT_BUNDLE_MINIFY !== '0',
     plugins: [{
       name: 'own-modules',
@@ -70,9 +63,7 @@ async function bundle(entry) {
           // A module that makes its own `require` (lazy.ts, the search): without it, esbuild sees its literal require() calls and bundles the libraries.
           contents = contents.replace(/^const require = createRequire\(import\.meta\.url\)$/m, '')
           if (contents.includes('createRequire(import.meta.url)')) contents = contents.split('createRequire(import.meta.url)').join(ownRequire(contents))
-          if (!contents.includes('import.meta.url')) return { contents, loader: 'ts' }
-          const own = `./${relative(src, args.path).replace(/\.ts$/, '.js')}`
-          return { contents: contents.split('import.meta.url').join(`new URL(${JSON.stringify(own)}, __bundleUrl).href`), loader: 'ts' }
+          return { contents: ownModuleUrl(src, args.path, contents), loader: 'ts' }
         })
       },
     }],
