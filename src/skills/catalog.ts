@@ -52,6 +52,9 @@ export function libraryFingerprint(dir: string): string | undefined {
       if (stat.isDirectory()) {
         hash.update(`dir\0${childRel}\0`)
         if (!walk(child, childRel, depth + 1)) return false
+      } else if (!stat.isFile()) {
+        // A FIFO, socket or device is never read (it could block): it only marks the folder as changed.
+        hash.update(`other\0${childRel}\0`)
       } else {
         bytes += stat.size
         if (bytes > MAX_BYTES) return false

@@ -5,7 +5,7 @@
 // without loading the library's reader (YAML and the rules).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { appendFileSync, cpSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -41,6 +41,8 @@ test('a library folder that changed in any way is not served from the catalog', 
     renamed: (lib) => renameSync(join(lib, 'git/undo-last-commit.yaml'), join(lib, 'git/undo-last-commit-2.yaml')),
     'a link added': (lib) => symlinkSync('/etc/hostname', join(lib, 'git/linked.yaml')),
     'a folder added': (lib) => cpSync(join(lib, 'git'), join(lib, 'git2'), { recursive: true }),
+    // Never read (it would block the session's start): it changes the fingerprint all the same.
+    'a FIFO added': (lib) => execFileSync('mkfifo', [join(lib, 'git/pipe.yaml')]),
   }
   for (const [what, change] of Object.entries(changes)) {
     const lib = copy(what.replace(/ /g, '-'))
