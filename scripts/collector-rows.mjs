@@ -11,10 +11,10 @@
 //
 // The row modules: `dist/src/dsh/collectors/<source>.js`, the collector as a plugin
 // (src/dsh/collector-plugin.ts), and `dist/src/dsh/entries/collectors/<source>.js`, the entry the
-// harness loads as `dsh-command-scout/collectors/<source>`: it makes this package share the
-// harness's `@deepseek-ai/*` first (src/dsh/host-peers.ts), then takes the plugin from the harness
-// bundle (src/dsh/rows-loader.ts), or loads its module when the build made no bundle (a static
-// import would load it before the hook exists). The two folders are this script's: any other file in
+// harness loads as `dsh-command-scout/collectors/<source>`: it takes the plugin from the harness
+// bundle (src/dsh/rows-loader.ts), or loads its module when the build made no bundle, once the
+// loader has made this package share the harness's `@deepseek-ai/*` (src/dsh/host-peers.ts; a
+// static import would load it before that hook exists). The two folders are this script's: any other file in
 // them is removed. test/unit/collector-table.test.mjs checks all of it against the table.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -90,7 +90,7 @@ export function rowModules(table) {
     {
       path: `${ENTRY_DIR}/${source}.js`,
       text: `// \`dsh-command-scout/collectors/${source}\`: the ${source} collector's row entry (see ../adapter.js). ${GENERATED}\n`
-        + `import { shareHostPeers } from '../../host-peers.js'\nimport { harnessBundle } from '../../rows-loader.js'\n\nshareHostPeers()\n`
+        + `import { harnessBundle } from '../../rows-loader.js'\n\n`
         + `const bundle = await harnessBundle()\n`
         + `export default bundle ? await bundle.collector(${JSON.stringify(source)}) : (await import('../../collectors/${source}.js')).default\n`,
     },

@@ -4,8 +4,8 @@
  * place (a `--patch` row naming a file in a checkout, or `dsh plugin add ./dir`, which pnpm links),
  * Node resolves them from the checkout: its devDependencies, maybe other versions, or nothing at
  * all. A module resolve hook sends `@deepseek-ai/*` imports made by this package's files to the
- * running harness's own copies. The harness entries (`entries/*.js`) install it before loading
- * the modules that import those packages.
+ * running harness's own copies. The rows' loader (rows-loader.ts) installs it: while the harness
+ * bundle imports those packages, or for good before the compiled modules load without a bundle.
  */
 import { realpathSync } from 'node:fs'
 import module from 'node:module'
@@ -40,16 +40,17 @@ type ResolveContext = { parentURL?: string; conditions?: readonly string[]; impo
 type Resolved = { url: string; format?: string | null; shortCircuit?: boolean }
 type NextResolve = (specifier: string, context?: ResolveContext) => Resolved
 
-/** Installs the hook once; returns whether `@deepseek-ai/*` now resolves from the harness. */
-export function shareHostPeers(): boolean {
-  if (installed) return true
+type Hooks = { deregister(): void }
+
+/** Registers the redirecting hook; undefined where it is not needed or Node has no synchronous hooks. */
+function register(): Hooks | undefined {
   const host = hostAnchor()
   const registerHooks = (module as unknown as {
-    registerHooks?: (hooks: { resolve: (s: string, c: ResolveContext, n: NextResolve) => Resolved }) => unknown
+    registerHooks?: (hooks: { resolve: (s: string, c: ResolveContext, n: NextResolve) => Resolved }) => Hooks
   }).registerHooks
   // registerHooks: Node >= 22.15, which dsh (>= 22.19) always has.
-  if (!host || typeof registerHooks !== 'function' || ownFile(host)) return false
-  registerHooks({
+  if (!host || typeof registerHooks !== 'function' || ownFile(host)) return undefined
+  return registerHooks({
     resolve(specifier, context, nextResolve) {
       if (PEER.test(specifier) && context.parentURL !== undefined && ownFile(context.parentURL)) {
         try {
@@ -61,6 +62,27 @@ export function shareHostPeers(): boolean {
       return nextResolve(specifier, context)
     },
   })
-  installed = true
-  return true
+}
+
+/**
+ * Installs the hook for the rest of the process, once: this package's compiled modules (no harness
+ * bundle) import the harness packages as they load, row after row. Returns whether it is installed.
+ */
+export function shareHostPeers(): boolean {
+  if (installed) return true
+  installed = register() !== undefined
+  return installed
+}
+
+/**
+ * `load` with the hook installed only while it runs (the harness bundle imports its harness packages
+ * once, at its start): a hook in place slows every later module resolution of the harness's own.
+ */
+export async function withHostPeers<T>(load: () => Promise<T>): Promise<T> {
+  const hooks = installed ? undefined : register()
+  try {
+    return await load()
+  } finally {
+    hooks?.deregister()
+  }
 }

@@ -12,7 +12,7 @@
 import module from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { readBundle, runBundle } from '../base/bundle-script.js'
-import { shareHostPeers } from './host-peers.js'
+import { shareHostPeers, withHostPeers } from './host-peers.js'
 
 /** What the bundle exports (src/rows/index.ts): each row's module, loaded on first use. */
 export interface HarnessBundle {
@@ -35,14 +35,14 @@ let bundle: Promise<HarnessBundle | undefined> | undefined
 async function bundleRequire(peerNames: readonly string[]): Promise<(specifier: string) => unknown> {
   const nodeRequire = module.createRequire(BUNDLE_FILE)
   const peers = new Map<string, unknown>()
-  await Promise.all(peerNames.map(async (specifier) => {
+  await withHostPeers(() => Promise.all(peerNames.map(async (specifier) => {
     const namespace = (await import(specifier)) as Record<string, unknown>
     // The bundle's interop (esbuild's, for a package as Node imports it) takes what require gives
     // as the default export and its properties as the named ones: a package that exports only a
     // default (schemastery's `z`) is given as that value, one with named exports as its namespace.
     const names = Object.keys(namespace).filter((key) => key !== '__esModule')
     peers.set(specifier, names.length === 1 && names[0] === 'default' ? namespace.default : namespace)
-  }))
+  })))
   return (specifier) => {
     if (peers.has(specifier)) return peers.get(specifier)
     if (PEER.test(specifier)) throw new Error(`the harness bundle requires ${specifier}, which its header does not list; run npm run build`)
@@ -50,15 +50,18 @@ async function bundleRequire(peerNames: readonly string[]): Promise<(specifier: 
   }
 }
 
-/** The bundle's exports, run once per process; undefined when the build made none. */
+/**
+ * The bundle's exports, run once per process; undefined when the build made none, and then the
+ * harness packages resolve from the harness for the rest of the process (host-peers.ts), as the
+ * compiled modules an entry imports instead need.
+ */
 export function harnessBundle(): Promise<HarnessBundle | undefined> {
   return (bundle ??= load())
 }
 
 async function load(): Promise<HarnessBundle | undefined> {
-  shareHostPeers()
   const text = process.env.COMMAND_SCOUT_HARNESS_BUNDLE === 'off' ? undefined : readBundle(BUNDLE_FILE)
-  if (!text) return undefined
+  if (!text) return void shareHostPeers()
   const require = await bundleRequire((text.fields.peers ?? '').split(',').filter((p) => PEER.test(p)))
   return runBundle(BUNDLE_FILE, text, {
     name: 'rows',

@@ -1,8 +1,6 @@
 /** `dsh-command-scout/rulebooks/craft`, the craft rulebook's row entry (see kitchen.ts for why). */
-import { shareHostPeers } from '../../dsh/host-peers.js'
 import { harnessBundle } from '../../dsh/rows-loader.js'
 
-shareHostPeers()
 const rulebook: typeof import('../rulebooks/craft.js') = await ((await harnessBundle())?.rulebookCraft() ?? import('../rulebooks/craft.js'))
 export const name = rulebook.name
 export const inject = rulebook.inject

@@ -1,8 +1,6 @@
 /** The cook overlay's startup row entry: shares the harness's `@deepseek-ai/*`, then loads the plugin. */
-import { shareHostPeers } from '../../dsh/host-peers.js'
 import { harnessBundle } from '../../dsh/rows-loader.js'
 
-shareHostPeers()
 const startup: typeof import('../startup.js') = await ((await harnessBundle())?.cookStartup() ?? import('../startup.js'))
 export const name = startup.name
 export const inject = startup.inject

@@ -4,10 +4,8 @@
  * `@deepseek-ai/*` first, then loads the real plugin module (a static import would resolve before
  * the hook exists).
  */
-import { shareHostPeers } from '../host-peers.js'
 import { harnessBundle } from '../rows-loader.js'
 
-shareHostPeers()
 const plugin: typeof import('../curated-tools.js') = await ((await harnessBundle())?.curated() ?? import('../curated-tools.js'))
 export const { name, inject, Config, apply, TOOL_NAMES } = plugin
 export default plugin.default
