@@ -67,12 +67,21 @@ export interface ScanCacheOptions {
   dir?: string
   /** How long before the scan everything it reads must have last changed (default SETTLE_MS). */
   settleMs?: number
+  /**
+   * The caller remembers the whole scan when every result can be kept (the CLI's scan, scan-record.ts).
+   * Then a root's first scan writes an empty file for it, not its results: a repository scanned once
+   * keeps one copy of what it found (the record), not two. The next scan of the root that computes a
+   * result (its record no longer holds, or another command line) finds that file and writes them.
+   */
+  remembersWhole?: boolean
 }
 
 /** The results of one scan root: read once, consulted per collector, written once at the end. */
 export class RootCache {
   private readonly file: string | undefined
   private fileEntries: Record<string, Entry> | undefined
+  /** Whether the root had a file of this build (loadFile found one, empty or not). */
+  private hadFile = false
   private changed = false
   readonly startedAt = Date.now()
   /**
@@ -135,7 +144,9 @@ export class RootCache {
   flush(): void {
     if (!this.file || !this.changed || !this.options.dir) return
     try {
-      const entries = Object.fromEntries(Object.entries(this.fileEntries ?? {}).map(([k, e]) => [k, { seen: [...e.seen], result: e.result }]))
+      // A first scan remembered whole: the file, without the results (see remembersWhole).
+      const first = this.options.remembersWhole === true && !this.hadFile && this.inputs !== undefined
+      const entries = first ? {} : Object.fromEntries(Object.entries(this.fileEntries ?? {}).map(([k, e]) => [k, { seen: [...e.seen], result: e.result }]))
       // A new file made exclusively in the folder, checked again now, renamed into place (cache-dir.ts).
       const text = JSON.stringify({ format: FILE_FORMAT, build: buildId(), root: this.root, entries })
       if (writePrivate(this.options.dir, basename(this.file), [text], SCANS_BOUND)) this.changed = false
@@ -155,6 +166,7 @@ export class RootCache {
       const data = JSON.parse(readFileSync(this.file, 'utf8')) as { format?: unknown; build?: unknown; root?: unknown; entries?: unknown }
       if (data.format !== FILE_FORMAT || data.build !== buildId() || data.root !== this.root || typeof data.entries !== 'object' || !data.entries) return
       this.fileEntries = data.entries as Record<string, Entry>
+      this.hadFile = true
     } catch {
       // missing or unreadable: nothing cached
     }

@@ -61,7 +61,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const format = (values.format as string | undefined) ?? 'table'
   if (!FORMATS.includes(format)) throw new UsageError(`--format must be table, json or markdown (got ${format})`, 'scan')
   const { root, config, cache } = commonConfig(values, io, 'scan')
-  const result = discover(root, config, { cache })
+  // With a place for its record, the scan is remembered whole whenever every result can be kept.
+  const result = discover(root, config, { cache: cache && io.record ? { ...cache, remembersWhole: true } : cache })
   const report = scanReport(result, config.naming.style)
   const problem = rootProblem(result)
   if (problem) {

@@ -4,7 +4,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { chmodSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { chmodSync, readdirSync, readFileSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { settled as settledFor, write } from '../support/files.mjs'
 import { tempDir } from '../support/temp.mjs'
@@ -151,6 +151,40 @@ test('record: nothing is remembered from files still changing, with --no-cache o
   assert.equal(records(cache).length, 1)
 })
 
+/** The collectors' results file of the one root scanned with `cacheBase` (src/book/scan-cache.ts), parsed. */
+function resultsFile(cacheBase) {
+  const names = readdirSync(join(cacheBase, 'scans')).filter((n) => n.endsWith('.json'))
+  assert.equal(names.length, 1, `one results file, got ${names.join(', ')}`)
+  return join(cacheBase, 'scans', names[0])
+}
+
+test('record: a first scan remembered whole keeps one copy of its results; the next scan that computes writes them, and the one after reuses them', async (t) => {
+  const dir = repo(t)
+  const cache = tempDir(t, 'cs-record-cache-')
+  const opts = { cwd: dir, env: env(cache) }
+  await settled(dir)
+  const fresh = scan(['--format', 'json', '--no-cache'], opts)
+  // The first scan: its record, and an empty results file for the root.
+  assert.deepEqual(scan(['--format', 'json'], opts), fresh)
+  assert.equal(records(cache).length, 1)
+  assert.deepEqual(JSON.parse(readFileSync(resultsFile(cache), 'utf8')).entries, {})
+  // Its record gone (as after a change elsewhere, or another command line): computed again, and the results written.
+  for (const rec of records(cache)) unlinkSync(rec)
+  assert.deepEqual(scan(['--format', 'json'], opts), fresh)
+  const file = resultsFile(cache)
+  const data = JSON.parse(readFileSync(file, 'utf8'))
+  const make = Object.entries(data.entries).find(([key]) => key.includes('\0make\0'))
+  assert.ok(make, `the make collector's result is kept (keys: ${Object.keys(data.entries).join(' | ')})`)
+  assert.equal(typeof make[1].result.recipes[0].description, 'string')
+  // Reused from the file: a description changed there shows in the next scan whose record is gone.
+  make[1].result.recipes[0].description = 'Kept it'
+  writeFileSync(file, JSON.stringify(data))
+  for (const rec of records(cache)) unlinkSync(rec)
+  const reused = scan(['--format', 'json'], opts)
+  assert.equal(reused.status, 0)
+  assert.match(reused.stdout, /"description": "Kept it"/)
+})
+
 test('record: a replay whose reader goes away ends quietly with 141', async (t) => {
   const dir = tempDir(t, 'cs-record-pipe-')
   // Output far larger than a pipe holds, so that the replay is still writing when the reader leaves.
@@ -205,4 +239,6 @@ test('record: a scan at a terminal is never remembered, and its table fits the t
     for (const l of lines) assert.ok(l.length <= 60, `a line is wider than the terminal: ${JSON.stringify(l)}`)
   }
   assert.deepEqual(records(cache), [])
+  // Not remembered whole, so its first scan kept the collectors' results for the next.
+  assert.notDeepEqual(JSON.parse(readFileSync(resultsFile(cache), 'utf8')).entries, {})
 })
