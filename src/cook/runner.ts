@@ -11,6 +11,7 @@ import { readFileSync, writeSync } from 'node:fs'
 import type { Context } from '@deepseek-ai/cordis'
 import { createUserMessage } from '@deepseek-ai/dsh-llm'
 import { SessionId } from '@deepseek-ai/dsh-session'
+import { withHostPeers } from '../dsh/host-peers.js'
 import type { ModelRef, RunLine } from '../kitchen/domain.js'
 import { answerCookRole } from './role.js'
 import { ROLE_EVENT } from '../kitchen/events.js'
@@ -78,9 +79,10 @@ async function run(ctx: Context, startup: CookStartup, exit: (code: number) => v
   } catch (error) {
     throw new Error(`cannot read the prompt file ${startup.promptFile}: ${errorText(error)}`)
   }
-  // Loaded from the harness at run time (a static import would need it at build time).
+  // Loaded from the harness at run time (a static import would need it at build time), as its
+  // other packages are: from the harness's own copy (host-peers.ts).
   const agentModule = '@deepseek-ai/dsh-agent'
-  const { installModelSelection } = (await import(agentModule)) as { installModelSelection: InstallModelSelection }
+  const { installModelSelection } = (await withHostPeers(() => import(agentModule))) as { installModelSelection: InstallModelSelection }
 
   const fallback = c.agentDefaultModel.currentSelection() as Selection
   const selection: Selection = startup.model ? splitModel(startup.model, fallback.provider) : { ...fallback }
