@@ -38,6 +38,15 @@ export const DEFAULT_DEBOUNCE_MS = 150
  * thread (built-in collectors) or after start (third parties): a slow scan never delays the start.
  */
 export const STARTUP_BUDGET_MS = 1_000
+/**
+ * How long after the first collector is added the watcher starts. Its first walk of the tree (every
+ * folder but IGNORED_DIRS) would otherwise run beside the session's start, before its first model
+ * request: about 100 ms on a 279-package workspace. Nothing is missed meanwhile: once ready, the
+ * watcher has every collector run again. After the harness's code cache is made (a second after
+ * the start, src/dsh/rows-loader.ts), so that the cache holds only what a start runs. settled()
+ * starts it at once.
+ */
+export const WATCH_AFTER_MS = 1_500
 /** Budget of a scan run in the background (a worker is abandoned a little after it). */
 const BACKGROUND_BUDGET_MS = 10_000
 
@@ -71,6 +80,8 @@ export interface LiveBookOptions {
   onChange?: () => void
   /** Shared budget of the collectors' first runs (default STARTUP_BUDGET_MS). */
   startupBudgetMs?: number
+  /** Milliseconds from the first collector to the watcher's start (default WATCH_AFTER_MS; 0: at once). */
+  watchAfterMs?: number
 }
 
 export class LiveBook {
@@ -85,6 +96,8 @@ export class LiveBook {
   #diagnostics: Diagnostic[] | undefined
   #watcher: FSWatcher | undefined
   #watcherReady: Promise<void> = Promise.resolve()
+  /** The watcher's start, while it waits (WATCH_AFTER_MS). */
+  #watchTimer: NodeJS.Timeout | undefined
   readonly #dirty = new Set<symbol>()
   #timer: NodeJS.Timeout | undefined
   #pending: Promise<void> = Promise.resolve()
@@ -95,6 +108,7 @@ export class LiveBook {
       watch: options.watch ?? true,
       debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS,
       startupBudgetMs: options.startupBudgetMs ?? STARTUP_BUDGET_MS,
+      watchAfterMs: options.watchAfterMs ?? WATCH_AFTER_MS,
       onChange: options.onChange,
     }
   }
@@ -110,7 +124,7 @@ export class LiveBook {
     const key = Symbol(collector.source)
     this.#entries.set(key, { source: collector.source, recipes: [], diagnostics: [], collector, files: new Set() })
     this.#run(key, true)
-    this.#ensureWatcher()
+    this.#scheduleWatcher()
     this.#changed()
     return () => this.#remove(key)
   }
@@ -128,8 +142,14 @@ export class LiveBook {
     return this.#diagnostics
   }
 
+  /** Whether the watcher has started (WATCH_AFTER_MS after the first collector, or at settled()). */
+  get watching(): boolean {
+    return this.#watcher !== undefined
+  }
+
   /** Resolves when the watcher is ready and no re-scan is pending. */
   async settled(): Promise<void> {
+    if (this.#watchTimer) this.#ensureWatcher()
     await this.#watcherReady
     while (this.#timer !== undefined || this.#dirty.size > 0 || this.#background.size > 0) {
       if (this.#background.size > 0) await Promise.all(this.#background)
@@ -142,6 +162,8 @@ export class LiveBook {
     this.#closed = true
     if (this.#timer) clearTimeout(this.#timer)
     this.#timer = undefined
+    clearTimeout(this.#watchTimer)
+    this.#watchTimer = undefined
     const watcher = this.#watcher
     this.#watcher = undefined
     this.#worker?.close()
@@ -226,7 +248,17 @@ export class LiveBook {
     return book
   }
 
+  /** Starts the watcher after WATCH_AFTER_MS (at once for 0); an unref'd timer keeps no process alive. */
+  #scheduleWatcher(): void {
+    if (!this.#options.watch || this.#watcher || this.#watchTimer || this.#closed) return
+    if (this.#options.watchAfterMs <= 0) return this.#ensureWatcher()
+    this.#watchTimer = setTimeout(() => this.#ensureWatcher(), this.#options.watchAfterMs)
+    this.#watchTimer.unref()
+  }
+
   #ensureWatcher(): void {
+    clearTimeout(this.#watchTimer)
+    this.#watchTimer = undefined
     if (!this.#options.watch || this.#watcher || this.#closed) return
     const root = this.root
     this.#watcher = watch(root, {

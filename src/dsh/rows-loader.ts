@@ -21,7 +21,7 @@ export interface HarnessBundle {
 
 const BUNDLE_FILE = fileURLToPath(new URL('../rows.bundle.cjs', import.meta.url))
 const PEER = /^@deepseek-ai\//
-/** How long after the start the code cache is made (the catalog and the watcher's first walk run in it). */
+/** How long after the start the code cache is made (the skills catalog is read in it; the watcher starts after it, live-book.ts WATCH_AFTER_MS). */
 const SAVE_AFTER_START_MS = 1_000
 
 let bundle: Promise<HarnessBundle | undefined> | undefined
