@@ -56,7 +56,11 @@ export function dispatchTasks(book: RecipeBook): DispatchTask[] {
 
 function byRunner(tasks: readonly DispatchTask[]): Map<string, DispatchTask[]> {
   const groups = new Map<string, DispatchTask[]>()
-  for (const t of tasks) groups.set(t.runner, [...(groups.get(t.runner) ?? []), t])
+  for (const t of tasks) {
+    const group = groups.get(t.runner)
+    if (group) group.push(t)
+    else groups.set(t.runner, [t])
+  }
   return groups
 }
 
