@@ -369,14 +369,27 @@ interface CallIndex {
 
 const indexes = new WeakMap<RecipeBook, { size: number; index: CallIndex }>()
 
+/**
+ * A command line of plain words (ASCII letters, digits and `_./:@=+,%-`, one space apart), as the
+ * collectors write most of them: shell-quote splits it at its spaces and nothing else (checked on
+ * generated inputs, test/gate/command-words.test.mjs), so it is split without the parser, a big
+ * book's every command once per book.
+ */
+const PLAIN_WORDS = /^[\w./:@=+,%-]+(?: [\w./:@=+,%-]+)*$/
+
+/** The string words of `command` as shell-quote parses it (operators, globs and comments left out). */
+export function commandWords(command: string): string[] {
+  if (PLAIN_WORDS.test(command)) return command.split(' ')
+  return parseWords(command).filter((w): w is string => typeof w === 'string')
+}
+
 function callIndex(book: RecipeBook, root: string): CallIndex {
   const known = indexes.get(book)
   if (known && known.size === book.size) return known.index
   const byKey = new Map<string, Recipe>()
   const packageDirs = new Set<string>()
   for (const recipe of book.entries()) {
-    const words = parseWords(recipe.command).filter((w): w is string => typeof w === 'string')
-    const call = canonicalCall(words, recipe.cwd)
+    const call = canonicalCall(commandWords(recipe.command), recipe.cwd)
     if (call && !byKey.has(`${call.cwd}\0${call.key}`)) byKey.set(`${call.cwd}\0${call.key}`, recipe)
     if (recipe.source === 'scripts') packageDirs.add(recipe.cwd)
   }
