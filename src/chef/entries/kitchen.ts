@@ -1,6 +1,6 @@
 /**
- * `dsh-command-scout/chef`, the kitchen row's entry: shares the harness's
- * `@deepseek-ai/*` first, then loads the provider (see src/dsh/entries/adapter.ts for why).
+ * `dsh-command-scout/chef`, the kitchen row's entry: the provider from the harness bundle, or its
+ * compiled module (see src/dsh/entries/adapter.ts for why it is imported, not a static import).
  */
 import { harnessBundle } from '../../dsh/rows-loader.js'
 

@@ -1,4 +1,4 @@
-/** The cook overlay's runner row entry: shares the harness's `@deepseek-ai/*`, then loads the plugin. */
+/** The cook overlay's runner row entry: the plugin from the harness bundle, or its compiled module (see src/dsh/entries/adapter.ts). */
 import { harnessBundle } from '../../dsh/rows-loader.js'
 
 const runner: typeof import('../runner.js') = await ((await harnessBundle())?.cookRunner() ?? import('../runner.js'))

@@ -1,8 +1,8 @@
 /**
  * `dsh-command-scout/curated/plugin`, the entry the harness loads (by package subpath, or by path in a
- * `--patch` overlay). Like the adapter's entry, it makes this package share the harness's
- * `@deepseek-ai/*` first, then loads the real plugin module (a static import would resolve before
- * the hook exists).
+ * `--patch` overlay). Like the adapter's entry, it takes the plugin from the harness bundle, or
+ * imports the compiled module once the rows' loader has made this package share the harness's
+ * `@deepseek-ai/*` (a static import would resolve before that hook exists).
  */
 import { harnessBundle } from '../rows-loader.js'
 

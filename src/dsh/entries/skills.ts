@@ -1,6 +1,6 @@
 /**
- * `dsh-command-scout/skills`, the entry the harness loads. Like the other entries, it makes this
- * package share the harness's `@deepseek-ai/*` first, then loads the plugin module.
+ * `dsh-command-scout/skills`, the entry the harness loads. Like the other entries, it takes the
+ * plugin from the harness bundle, or its compiled module (see adapter.ts).
  */
 import { harnessBundle } from '../rows-loader.js'
 
