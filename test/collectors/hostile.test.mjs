@@ -204,6 +204,18 @@ test('include /etc/passwd, just import and a Taskfile include of it list no user
   assert.equal(r.diagnostics.filter((d) => d.file.endsWith('passwd') && d.source === 'make').length, 1)
 })
 
+test('a Makefile that links to a file outside the root which make refuses lists nothing of it, and says it is a link', (t) => {
+  const parent = repo(t, { 'outside/secret': 'user-one:x:1000:1000::/home/user-one:/bin/bash\n' })
+  const root = join(parent, 'repo')
+  mkdirSync(root)
+  symlinkSync(join(parent, 'outside', 'secret'), join(root, 'Makefile'))
+  const r = scan(root)
+  assert.deepEqual(r.recipes, [])
+  assert.doesNotMatch(JSON.stringify(r), /user-one|\/bin\/bash/)
+  assert.match(r.messages, /^Makefile: this makefile is a link to a file outside the scanned directory, and make refuses that file: .*; none of its targets are listed$/m)
+  assert.equal(r.diagnostics.filter((d) => d.source === 'make').length, 1)
+})
+
 test('cargo members outside the root are refused, and a FIFO there is not touched', (t) => {
   const parent = repo(t, { 'sibling/Cargo.toml': '[package]\nname = "sib"\n', 'sibling/src/main.rs': '' })
   fifo(join(parent, 'trap', 'Cargo.toml'))

@@ -900,8 +900,10 @@ class MakefileReader {
       problems.length = 0
       problems.push(...kept)
       for (const [file, p] of firstError) {
-        problems.push({ file, ...(p.line !== undefined ? { line: p.line } : {}), severity: 'error',
-          message: `this included makefile is outside the scanned directory and make refuses it: ${p.message}; none of its targets are listed` })
+        // The makefile itself can be a link out of the directory: then it is no include.
+        const what = file === this.rootFile ? 'this makefile is a link to a file outside the scanned directory, and make refuses that file'
+          : 'this included makefile is outside the scanned directory and make refuses it'
+        problems.push({ file, ...(p.line !== undefined ? { line: p.line } : {}), severity: 'error', message: `${what}: ${p.message}; none of its targets are listed` })
       }
     }
     return refusedOutside
