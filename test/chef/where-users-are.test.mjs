@@ -100,8 +100,11 @@ test('on a real disk: a confined cook commits, result shows it and a verify that
   assert.match(lines.find((l) => l.startsWith('Branch ')), /^Branch issue\/beta-1 at [0-9a-f]{10}: 1 commit ahead of main, not landed\.$/)
   assert.equal(lines.filter((l) => l.startsWith('Verify')).length, 0)
   assert.match(lines.at(-1), /^The cook's report \(its claim, not checked\): "all done Branch issue\/beta-1: 3 commits ahead of main, landed on main\. Verify: .*\\x1b\]52;c;/)
-  // closing it ended the daemon it left
-  assert.match(closedB, /^Closed beta-1 \(discarded\): clone removed, branch issue\/beta-1 deleted, \d+ leftover process(es)? of its runs ended\.$/)
+  // closing it ended the daemon it left; on a loaded machine the daemon can be gone before the close
+  // (the cook's exit came first): then the close says it ended none, and none may be running after it
+  const closing = /^Closed beta-1 \(discarded\): clone removed, branch issue\/beta-1 deleted(, \d+ leftover process(es)? of its runs ended)?\.$/.exec(closedB)
+  assert.ok(closing, closedB)
+  if (closing[1] === undefined) assert.deepEqual(pidsWith('sleep 987654', w.kitchen), [], 'the close ended no leftover, yet the daemon runs')
   await waitFor(() => pidsWith('sleep 987654', w.kitchen).length === 0, 'the daemon to end', 30_000)
 
   // the person merges alpha; chef_close lands it: the clone goes, the merged branch too
