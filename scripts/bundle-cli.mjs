@@ -37,6 +37,7 @@ try {
   rmSync(outfile, { force: true })
   rmSync(`${root}dist/src/cli-libs`, { recursive: true, force: true })
   rmSync(`${root}dist/src/launcher.cjs`, { force: true })
+  rmSync(`${root}dist/src/launcher-start.cjs`, { force: true })
   console.warn('command-scout: esbuild is not installed, so the CLI is not bundled (it runs from dist/src/cli/main.js, a little slower to start)')
   process.exit(0)
 }
@@ -132,6 +133,9 @@ const replay = await build({
   minify: true,
 })
 const replayText = replay.outputFiles[0].text
+// The two questions every scan asks the launcher first (src/cli/launcher-start.ts), in a file of their own.
+const start = await build({ ...SCRIPT_OPTIONS, footer: undefined, entryPoints: [`${root}src/cli/launcher-start.ts`], minify: true })
+const startText = start.outputFiles[0].text
 
 /**
  * One library as a script of the launcher's wrapper, as the bundle would have held it (the same
@@ -155,7 +159,7 @@ const libraries = await Promise.all(split.map(async (name) => [name, await libra
 // cache is only ever offered to the very text it was made from (V8's own check compares lengths),
 // and a remembered scan is keyed by it, so that only the same code's output is replayed. The
 // launcher is in it too: it decides V8's flags, which a code cache must have been made under.
-const hash = createHash('sha256').update(text).update(replayText).update(readFileSync(`${root}bin/command-scout`))
+const hash = createHash('sha256').update(text).update(replayText).update(startText).update(readFileSync(`${root}bin/command-scout`))
 for (const [name, lib] of libraries) hash.update(`\0${name}\0`).update(lib)
 const id = hash.digest('hex').slice(0, 24)
 const bundled = `/*command-scout build ${id}*/${text}`
@@ -164,6 +168,7 @@ const bundled = `/*command-scout build ${id}*/${text}`
 if (/[^\x00-\x7f]/.test(bundled)) throw new Error('bundle-cli: the bundle has a non-ASCII character, which the launcher would read as Latin-1')
 
 replaceIfChanged(`${root}dist/src/launcher.cjs`, replayText)
+replaceIfChanged(`${root}dist/src/launcher-start.cjs`, startText)
 // Each library starts with the build id too: the launcher uses a library only with the bundle it was built with.
 mkdirSync(libDir, { recursive: true })
 for (const [name, lib] of libraries) {

@@ -18,12 +18,20 @@
 /** The platforms a command line is written for (curated/schema.ts names the same three). */
 type Platform = 'macos' | 'linux' | 'windows'
 
-const BARE_POSIX = /^[\p{L}\p{N}_./:@%+,-][\p{L}\p{N}_./:@%+,=-]*$/u
+/** The bare POSIX set within ASCII: what the Unicode rule below allows of a word with no other character. */
+const BARE_POSIX_ASCII = /^[A-Za-z0-9_./:@%+,-][A-Za-z0-9_./:@%+,=-]*$/
+const NOT_ASCII = /[^\x00-\x7f]/
+/**
+ * The bare POSIX set, letters and digits of any script: made on the first word outside ASCII, since
+ * building its Unicode classes costs about 1.5 ms of a process's start (nearly every word is ASCII).
+ */
+let barePosix: RegExp | undefined
 /** Narrower: in PowerShell `,` builds an array and a leading `@` splats. */
 const BARE_POWERSHELL = /^[A-Za-z0-9_./:][A-Za-z0-9_./:-]*$/
 
 export function quotePosix(value: string): string {
-  if (BARE_POSIX.test(value)) return value
+  if (BARE_POSIX_ASCII.test(value)) return value
+  if (NOT_ASCII.test(value) && (barePosix ??= /^[\p{L}\p{N}_./:@%+,-][\p{L}\p{N}_./:@%+,=-]*$/u).test(value)) return value
   return `'${value.replace(/'/g, `'\\''`)}'`
 }
 

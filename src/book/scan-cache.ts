@@ -74,6 +74,12 @@ export interface ScanCacheOptions {
    * result (its record no longer holds, or another command line) finds that file and writes them.
    */
   remembersWhole?: boolean
+  /**
+   * The build of command-scout that computes the results, when the caller knows it (the CLI: its
+   * bundle's id, which bin/command-scout reads from the bundle's first line). Without it, the
+   * version and this module's size and mtime stand for it (see buildId).
+   */
+  build?: string
 }
 
 /** The results of one scan root: read once, consulted per collector, written once at the end. */
@@ -148,7 +154,7 @@ export class RootCache {
       const first = this.options.remembersWhole === true && !this.hadFile && this.inputs !== undefined
       const entries = first ? {} : Object.fromEntries(Object.entries(this.fileEntries ?? {}).map(([k, e]) => [k, { seen: [...e.seen], result: e.result }]))
       // A new file made exclusively in the folder, checked again now, renamed into place (cache-dir.ts).
-      const text = JSON.stringify({ format: FILE_FORMAT, build: buildId(), root: this.root, entries })
+      const text = JSON.stringify({ format: FILE_FORMAT, build: this.options.build ?? buildId(), root: this.root, entries })
       if (writePrivate(this.options.dir, basename(this.file), [text], SCANS_BOUND)) this.changed = false
     } catch {
       // a full disk or a read-only home: the next scan computes again
@@ -164,7 +170,8 @@ export class RootCache {
       if (!this.options.dir || !ownFile(lstatSync(this.file, { throwIfNoEntry: false }))) return
       if (!privateDir(this.options.dir)) return
       const data = JSON.parse(readFileSync(this.file, 'utf8')) as { format?: unknown; build?: unknown; root?: unknown; entries?: unknown }
-      if (data.format !== FILE_FORMAT || data.build !== buildId() || data.root !== this.root || typeof data.entries !== 'object' || !data.entries) return
+      const build = this.options.build ?? buildId()
+      if (data.format !== FILE_FORMAT || data.build !== build || data.root !== this.root || typeof data.entries !== 'object' || !data.entries) return
       this.fileEntries = data.entries as Record<string, Entry>
       this.hadFile = true
     } catch {

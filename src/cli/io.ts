@@ -16,6 +16,8 @@ export interface CliIo {
    * set by the launcher when the CLI runs from its bundle with stdout off a terminal.
    */
   record?: RecordPlace
+  /** The build id of the CLI bundle running (bin/command-scout reads it from the bundle's first line); undefined outside the bundle. */
+  build?: string
 }
 
 /** A mistake in the command line: exit 2, with a pointer to the help of `command` (e.g. `scan`). */

@@ -76,7 +76,7 @@ export function commonConfig(values: Record<string, unknown>, io: CliIo, command
   for (const [flag, key] of Object.entries(COLLECTOR_FLAGS)) {
     if (values[flag]) input.collectors![key] = { ...(input.collectors![key] ?? {}), enabled: false }
   }
-  return { root, config: normalizeConfig(input), cache: values['no-cache'] ? false : { dir: defaultCacheDir() } }
+  return { root, config: normalizeConfig(input), cache: values['no-cache'] ? false : { dir: defaultCacheDir(), build: io.build } }
 }
 
 export type Parsed = { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }

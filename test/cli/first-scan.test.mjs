@@ -98,7 +98,7 @@ function copyOfTheBuild(t) {
   const copy = tempDir(t, 'cs-first-build-')
   cpSync(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true })
   mkdirSync(join(copy, 'dist/src'), { recursive: true })
-  for (const part of ['cli.bundle.cjs', 'launcher.cjs', 'cli-libs', 'code-cache']) {
+  for (const part of ['cli.bundle.cjs', 'launcher.cjs', 'launcher-start.cjs', 'cli-libs', 'code-cache']) {
     cpSync(join(ROOT, 'dist/src', part), join(copy, 'dist/src', part), { recursive: true })
   }
   cpSync(join(ROOT, 'package.json'), join(copy, 'package.json'))
