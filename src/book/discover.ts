@@ -109,10 +109,18 @@ export { onPath }
 /** One warning per runner that is not on PATH: its recipes are listed but can't run here. */
 export function missingRunners(recipes: readonly Recipe[], env: NodeJS.ProcessEnv = process.env, checked?: Map<string, boolean>): Diagnostic[] {
   const byRunner = new Map<string, Recipe[]>()
-  for (const r of recipes) {
-    const list = byRunner.get(r.runner)
-    if (list) list.push(r)
-    else byRunner.set(r.runner, [r])
+  // A source's recipes come together and mostly share a runner: the last one's list first, no look-up.
+  let last: string | undefined
+  let lastList: Recipe[] = []
+  for (let i = 0; i < recipes.length; i++) {
+    const r = recipes[i]!
+    if (r.runner !== last) {
+      last = r.runner
+      let list = byRunner.get(last)
+      if (list === undefined) byRunner.set(last, (list = []))
+      lastList = list
+    }
+    lastList.push(r)
   }
   const out: Diagnostic[] = []
   for (const [runner, list] of byRunner) {

@@ -74,6 +74,8 @@ export function preferredToolName(recipe: Recipe, style: NamingStyle): string {
 export class RecipeBook {
   readonly #recipes = new Map<string, Recipe>()
   readonly #sourceRank: Map<string, number>
+  /** Each source's recipes in arrival (file) order, kept as they are added: the order needs no pass over the book. */
+  readonly #bySource = new Map<string, Recipe[]>()
   /** entries() until the next change. */
   #ordered: Recipe[] | undefined
 
@@ -86,24 +88,33 @@ export class RecipeBook {
   /** Adds a recipe unless one with the same id is already there; returns whether it was added. */
   add(recipe: Recipe): boolean {
     if (this.#recipes.has(recipe.id)) return false
-    if (!this.#sourceRank.has(recipe.source)) this.#sourceRank.set(recipe.source, this.#sourceRank.size)
     this.#recipes.set(recipe.id, recipe)
+    let bucket = this.#bySource.get(recipe.source)
+    if (bucket === undefined) {
+      if (!this.#sourceRank.has(recipe.source)) this.#sourceRank.set(recipe.source, this.#sourceRank.size)
+      this.#bySource.set(recipe.source, (bucket = []))
+    }
+    bucket.push(recipe)
     this.#ordered = undefined
     return true
   }
 
   addAll(recipes: Iterable<Recipe>): number {
     let added = 0
-    for (const r of recipes) if (this.add(r)) added++
+    // A collector's list indexed: an iterator per recipe costs more than the add in a large book.
+    if (Array.isArray(recipes)) for (let i = 0; i < recipes.length; i++) added += this.add(recipes[i]) ? 1 : 0
+    else for (const r of recipes) if (this.add(r)) added++
     return added
   }
 
   /** Removes every recipe of a source (a collector's contribution being replaced). */
   removeSource(source: string): number {
-    let removed = 0
-    for (const [id, r] of this.#recipes) if (r.source === source && this.#recipes.delete(id)) removed++
-    if (removed) this.#ordered = undefined
-    return removed
+    const bucket = this.#bySource.get(source)
+    if (bucket === undefined) return 0
+    for (const r of bucket) this.#recipes.delete(r.id)
+    this.#bySource.delete(source)
+    this.#ordered = undefined
+    return bucket.length
   }
 
   get size(): number {
@@ -116,22 +127,18 @@ export class RecipeBook {
 
   /** Recipes in source order, then the order their collector yielded them (file order). */
   entries(): Recipe[] {
-    return [...this.#inOrder()]
+    return this.#inOrder().slice()
   }
 
   /** entries() without the copy, for the book's own passes. */
   #inOrder(): readonly Recipe[] {
     if (!this.#ordered) {
-      // One bucket per source in insertion (file) order, the buckets in source order: no sort of
-      // thousands of recipes, and the same order a stable sort by source rank gives.
-      const buckets = new Map<string, Recipe[]>()
-      for (const r of this.#recipes.values()) {
-        const bucket = buckets.get(r.source)
-        if (bucket) bucket.push(r)
-        else buckets.set(r.source, [r])
-      }
+      // The buckets (each in insertion, file, order) in source order: no sort of thousands of
+      // recipes, and the same order a stable sort by source rank gives.
       const rank = (source: string) => this.#sourceRank.get(source) ?? Number.MAX_SAFE_INTEGER
-      this.#ordered = [...buckets.keys()].sort((a, b) => rank(a) - rank(b)).flatMap((source) => buckets.get(source)!)
+      const sources = [...this.#bySource.keys()].sort((a, b) => rank(a) - rank(b))
+      // One source's bucket serves as it is: every change of the book drops #ordered, and no caller keeps it.
+      this.#ordered = sources.length === 1 ? this.#bySource.get(sources[0]!)! : sources.flatMap((source) => this.#bySource.get(source)!)
     }
     return this.#ordered
   }
@@ -145,22 +152,32 @@ export class RecipeBook {
    * the first free `name_2`, `name_3`, ... when the name is taken or reserved.
    */
   assignToolNames(style: NamingStyle = 'scoped', reserved: Iterable<string> = RESERVED_TOOL_NAMES): Map<string, string> {
+    const { recipes, names } = this.namedEntries(style, reserved)
+    const byId = new Map<string, string>()
+    for (let i = 0; i < recipes.length; i++) byId.set(recipes[i]!.id, names[i]!)
+    return byId
+  }
+
+  /**
+   * entries() with the tool name of each (assignToolNames's, at the same index): for a pass over the
+   * whole book in order (a report), without a lookup by id per recipe.
+   */
+  namedEntries(style: NamingStyle = 'scoped', reserved: Iterable<string> = RESERVED_TOOL_NAMES): { recipes: Recipe[]; names: string[] } {
     const taken = new Set<string>(reserved)
-    const names = new Map<string, string>()
     const wanted = preferredNames(style)
     const recipes = this.#inOrder()
+    const names: string[] = []
     for (let i = 0; i < recipes.length; i++) {
-      const recipe = recipes[i]!
-      const want = wanted(recipe)
+      const want = wanted(recipes[i]!)
       let name = want
       for (let n = 2; taken.has(name); n++) {
         const suffix = `_${n}`
         name = `${fitLength(want, suffix.length)}${suffix}`
       }
       taken.add(name)
-      names.set(recipe.id, name)
+      names.push(name)
     }
-    return names
+    return { recipes: recipes.slice(), names }
   }
 }
 

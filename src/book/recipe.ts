@@ -101,7 +101,10 @@ export function recipeId(source: string, cwd: string, name: string): string {
 type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 const EMPTY: readonly never[] = Object.freeze([])
 function frozenCopy<T>(list: readonly T[] | undefined): readonly T[] {
-  return list === undefined || list.length === 0 ? EMPTY : Object.freeze([...list])
+  // A list by slice, not a spread: the spread walks it through an iterator in code that runs once per
+  // recipe. Any other iterable a collector of another package hands over, as before.
+  if (list === undefined || list.length === 0) return EMPTY
+  return Object.freeze(Array.isArray(list) ? list.slice() : [...list])
 }
 
 /** A field a collector must fill: a string with more than blanks in it. */

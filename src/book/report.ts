@@ -37,31 +37,44 @@ export interface ScanReport {
   detectedFiles: string[]
 }
 
-export function scanReport(result: DiscoverResult, style: NamingStyle = 'scoped'): ScanReport {
-  const names = result.book.assignToolNames(style)
+export interface ScanReportOptions {
+  /**
+   * The recipes' own lists (frozen) as each report recipe's prerequisites and variables, not copies:
+   * for a report that is only rendered (the CLI's), where copying every list of a large makefile
+   * was a tenth of the report's cost. Off by default: a caller may change the report it gets.
+   */
+  sharedLists?: boolean
+}
+
+export function scanReport(result: DiscoverResult, style: NamingStyle = 'scoped', options: ScanReportOptions = {}): ScanReport {
+  const { recipes: entries, names } = result.book.namedEntries(style)
+  const shared = options.sharedLists === true
+  // Indexed, each object assigned rather than spread: a big scan makes thousands of these in code that runs once.
+  const recipes: ReportRecipe[] = []
+  for (let i = 0; i < entries.length; i++) {
+    const r: Recipe = entries[i]!
+    const out: ReportRecipe = {
+      id: r.id,
+      tool: names[i]!,
+      source: r.source,
+      name: r.name,
+      command: r.command,
+      cwd: r.cwd,
+      description: r.description,
+      file: r.file,
+      line: r.line ?? null,
+      // Most recipes have neither: a fresh empty list is cheaper to make than a copy of one.
+      prerequisites: r.prerequisites.length === 0 ? [] : shared ? (r.prerequisites as string[]) : r.prerequisites.slice(),
+      variables: r.variables.length === 0 ? [] : shared ? (r.variables as string[]) : r.variables.slice(),
+    }
+    if (r.implied) out.implied = true
+    if (r.hook) out.hook = r.hook
+    if (r.install) out.install = r.install
+    recipes.push(out)
+  }
   return {
     root: result.root,
-    recipes: result.book.entries().map((r: Recipe) => {
-      // Assigned rather than spread: a big scan makes thousands of these in code that runs once.
-      const out: ReportRecipe = {
-        id: r.id,
-        tool: names.get(r.id)!,
-        source: r.source,
-        name: r.name,
-        command: r.command,
-        cwd: r.cwd,
-        description: r.description,
-        file: r.file,
-        line: r.line ?? null,
-        // Most recipes have neither: a fresh empty list is cheaper to make than a copy of one.
-        prerequisites: r.prerequisites.length === 0 ? [] : r.prerequisites.slice(),
-        variables: r.variables.length === 0 ? [] : r.variables.slice(),
-      }
-      if (r.implied) out.implied = true
-      if (r.hook) out.hook = r.hook
-      if (r.install) out.install = r.install
-      return out
-    }),
+    recipes,
     diagnostics: result.diagnostics.map((d: Diagnostic) => ({
       source: d.source,
       file: d.file,

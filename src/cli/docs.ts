@@ -41,7 +41,8 @@ export function run(argv: string[], io: CliIo): number {
   const result = discover(root, config, { checkRunners: false, cache })
   const problem = rootProblem(result)
   if (problem) throw new CliFailure(problem)
-  const report = scanReport(result, config.naming.style)
+  // Only rendered: the recipes' own lists serve.
+  const report = scanReport(result, config.naming.style, { sharedLists: true })
   const text = renderMarkdown(report)
   if (typeof target === 'number') writeToStream(target, text, io)
   else {

@@ -63,7 +63,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { root, config, cache } = commonConfig(values, io, 'scan')
   // With a place for its record, the scan is remembered whole whenever every result can be kept.
   const result = discover(root, config, { cache: cache && io.record ? { ...cache, remembersWhole: true } : cache })
-  const report = scanReport(result, config.naming.style)
+  // Only rendered: the recipes' own lists serve.
+  const report = scanReport(result, config.naming.style, { sharedLists: true })
   const problem = rootProblem(result)
   if (problem) {
     // A program reading JSON still gets its one object; people get one line.

@@ -74,3 +74,25 @@ test('createRecipe refuses missing fields and escaping cwds', () => {
   assert.throws(() => r({ cwd: '../up' }), /relative/)
   assert.equal(r({ cwd: './pkg/' }).cwd, 'pkg')
 })
+
+test('a source removed and added again keeps its place; other sources follow in arrival order; names follow the order', () => {
+  const book = new RecipeBook([
+    r({ source: 'third', runner: 'x', name: 'one', command: 'x one', file: 'x.toml' }),
+    r({ source: 'scripts', runner: 'npm', name: 'dev', command: 'npm run dev', file: 'package.json' }),
+    r({}),
+    r({ source: 'other', runner: 'y', name: 'two', command: 'y two', file: 'y.toml' }),
+    r({ name: 'test', command: 'make test' }),
+  ])
+  const sources = () => book.entries().map((x) => `${x.source}:${x.name}`)
+  assert.deepEqual(sources(), ['make:build', 'make:test', 'scripts:dev', 'third:one', 'other:two'])
+  assert.equal(book.removeSource('make'), 2)
+  assert.equal(book.removeSource('make'), 0)
+  assert.equal(book.get('make:build'), undefined)
+  assert.deepEqual(sources(), ['scripts:dev', 'third:one', 'other:two'])
+  book.addAll(new Set([r({ name: 'lint', command: 'make lint' }), r({ source: 'third', runner: 'x', name: 'one', command: 'x one', file: 'x.toml' })]))
+  assert.deepEqual(sources(), ['make:lint', 'scripts:dev', 'third:one', 'other:two'], 'make first again; the duplicate id not added')
+  const { recipes, names } = book.namedEntries('flat')
+  assert.deepEqual(recipes.map((x) => x.id), book.entries().map((x) => x.id))
+  assert.deepEqual(names, recipes.map((x) => book.assignToolNames('flat').get(x.id)))
+  assert.deepEqual(names, ['lint', 'dev', 'one', 'two'])
+})

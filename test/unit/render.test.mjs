@@ -65,3 +65,22 @@ test('markdown documents a hook as one, with what it runs around', () => {
   assert.ok(md.includes('| `npm run prebuild` | . | echo pre (hook: runs before \\`build\\` whenever that script runs) | `npm_prebuild` |'), md)
   assert.match(md, /\| `npm run build` \| \. \| tsc \| `npm_build` \|/)
 })
+
+test('a report with the recipes\' own lists renders the same; a default report\'s lists are its own to change', () => {
+  const recipes = [
+    createRecipe({ source: 'make', runner: 'make', name: 'all', command: 'make all', file: 'Makefile', prerequisites: ['a', 'b'], variables: ['CC'] }),
+    createRecipe({ source: 'make', runner: 'make', name: 'a', command: 'make a', file: 'Makefile' }),
+    createRecipe({ source: 'just', runner: 'just', name: 'b', command: 'just b', file: 'justfile', prerequisites: ['a'] }),
+  ]
+  const result = { root: '/repo', book: new RecipeBook(recipes), diagnostics: [], detectedFiles: ['Makefile', 'justfile'] }
+  const shared = scanReport(result, 'scoped', { sharedLists: true })
+  const copied = scanReport(result)
+  assert.equal(renderJson(shared), renderJson(copied))
+  assert.equal(renderMarkdown(shared), renderMarkdown(copied))
+  assert.equal(shared.recipes[0].prerequisites, recipes[0].prerequisites, 'the recipe\'s own frozen list')
+  copied.recipes[0].prerequisites.push('c')
+  copied.recipes[0].variables.length = 0
+  assert.deepEqual(recipes[0].prerequisites, ['a', 'b'])
+  assert.deepEqual(recipes[0].variables, ['CC'])
+  assert.deepEqual(scanReport(result).recipes.map((r) => r.tool), ['make_all', 'make_a', 'just_b'])
+})

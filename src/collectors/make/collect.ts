@@ -61,13 +61,18 @@ function generatedMakefile(root: string): Diagnostic[] {
   })]
 }
 
+/** The `.PHONY` policy for one target: its description when it is listed, undefined when it is not. */
+function listedDescription(parsed: ParsedMakefile, target: ParsedMakefile['targets'][number]): string | undefined {
+  if (!parsed.hasPhony || parsed.phony.has(target.name)) return target.doc
+  return target.doc ? `${target.doc} (file target)` : undefined
+}
+
 /** Applies the `.PHONY` policy and returns the listed targets with their descriptions. */
 export function listedTargets(parsed: ParsedMakefile): Array<{ target: ParsedMakefile['targets'][number]; description: string }> {
   const out = []
   for (const target of parsed.targets) {
-    if (!parsed.hasPhony) out.push({ target, description: target.doc })
-    else if (parsed.phony.has(target.name)) out.push({ target, description: target.doc })
-    else if (target.doc) out.push({ target, description: `${target.doc} (file target)` })
+    const description = listedDescription(parsed, target)
+    if (description !== undefined) out.push({ target, description })
   }
   return out
 }
@@ -81,8 +86,8 @@ export function withOrderOnly(normal: readonly string[], orderOnly: readonly str
   if (orderOnly.length === 0) return normal
   if (normal.length + orderOnly.length > 16) return [...new Set([...normal, ...orderOnly])]
   const out: string[] = []
-  for (const p of normal) if (!out.includes(p)) out.push(p)
-  for (const p of orderOnly) if (!out.includes(p)) out.push(p)
+  for (let k = 0; k < normal.length; k++) if (!out.includes(normal[k]!)) out.push(normal[k]!)
+  for (let k = 0; k < orderOnly.length; k++) if (!out.includes(orderOnly[k]!)) out.push(orderOnly[k]!)
   return out
 }
 
@@ -118,7 +123,12 @@ export const makeCollector: Collector = {
         variables: goal ? goal.variables : [],
       }))
     }
-    for (const { target, description } of listedTargets(parsed)) {
+    // Indexed, each target's description decided in place: a big makefile has thousands.
+    const targets = parsed.targets
+    for (let k = 0; k < targets.length; k++) {
+      const target = targets[k]!
+      const description = listedDescription(parsed, target)
+      if (description === undefined) continue
       recipes.push(createRecipe({
         source: 'make',
         runner: 'make',

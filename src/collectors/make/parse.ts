@@ -17,7 +17,7 @@ import { isAbsolute, join, relative, sep as pathSep } from 'node:path'
 import { isInside, realOrSelf } from '../shared/fs.js'
 import { boundedGlob } from '../shared/globs.js'
 import { MAX_PREREQUISITES, MAX_RECIPES, MAX_TOTAL_PREREQUISITES, outOfTime, realRoot } from '../shared/guard.js'
-import { AUTOMATIC_VARIABLES, MakeVariables, closingBracket, referencedVariables } from './vars.js'
+import { MakeVariables, closingBracket, referencedVariables } from './vars.js'
 
 /** Targets one scan keeps (MAX_TARGETS): a few bytes of `$(foreach)` can name millions. */
 export const MAX_TARGETS = MAX_RECIPES
@@ -785,7 +785,9 @@ class MakefileReader {
     for (const name of names) {
       if (name === '.PHONY') {
         this.hasPhony = true
-        for (const p of [...normal, ...orderOnly]) this.phony.add(p)
+        // Indexed: a big makefile has a `.PHONY` line per few rules, and a spread of both lists walks them through an iterator.
+        for (let k = 0; k < normal.length; k++) this.phony.add(normal[k]!)
+        for (let k = 0; k < orderOnly.length; k++) this.phony.add(orderOnly[k]!)
         continue
       }
       if (name === '.DEFAULT') {
@@ -941,8 +943,8 @@ class MakefileReader {
     }
     for (const t of this.targets.values()) {
       if (refused.has(t.file)) continue
-      const variables: string[] = []
-      if (t.variables) for (const v of t.variables) if (!AUTOMATIC_VARIABLES.has(v)) variables.push(v)
+      // Names only: referencedVariables, the one way into the set, takes no automatic variable ($@, $(<D), ...).
+      const variables = t.variables ? [...t.variables] : []
       list.push({
         name: t.name,
         file: t.file,
