@@ -182,3 +182,16 @@ test('a scan whose output is large ends with all of it written, and with its exi
   const usage = spawnSync(process.execPath, [BIN, 'scan', '--format', 'nope'], { encoding: 'utf8', env: { ...process.env, COMMAND_SCOUT_CACHE_DIR: cache } })
   assert.equal(usage.status, 2)
 })
+
+test('the flags of a scan are set without a deprecation warning, even where every deprecation throws', bundled, (t) => {
+  const dir = repo(t)
+  const cache = tempDir(t, 'cs-first-flags-')
+  for (const flags of [[], ['--pending-deprecation', '--throw-deprecation']]) {
+    const r = spawnSync(process.execPath, [...flags, BIN, 'scan', '--format', 'json', '--root', dir], {
+      encoding: 'utf8', env: { ...process.env, COMMAND_SCOUT_CACHE_DIR: cache },
+    })
+    assert.equal(r.status, 0, r.stderr)
+    assert.doesNotMatch(r.stderr, /Deprecation|DEP0\d+/, `no deprecation warning with ${flags.join(' ') || 'no flags'}`)
+    assert.match(r.stdout, /"command": "make build"/)
+  }
+})
