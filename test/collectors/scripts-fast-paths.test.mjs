@@ -26,10 +26,17 @@ function oracleInner(text, inner) {
   return out
 }
 
-/** Generated JSON objects whose keys and values spell "scripts", quotes, escapes and brackets, nested and repeated. */
-function generatedJson(random) {
+/**
+ * Generated JSON objects whose keys and values spell "scripts", quotes, escapes and brackets, nested
+ * and repeated. With `plainKeys`, no key holds a character JSON writes escaped (the usual manifest:
+ * locateInnerKeys reads those member by member), while values still do.
+ */
+function generatedJson(random, plainKeys = false) {
   const int = (n) => Math.floor(random() * n)
-  const word = () => ['a', 'b"q', 'c\\', 'scripts', 'scr\u0069pts', '{', '}', '[', ',', 'ü', '\u{1F600}', ' ', ':', '"scripts"'][int(14)] + (int(3) ? int(100) : '')
+  const anyWord = () => ['a', 'b"q', 'c\\', 'scripts', 'scr\u0069pts', '{', '}', '[', ',', 'ü', '\u{1F600}', ' ', ':', '"scripts"'][int(14)] + (int(3) ? int(100) : '')
+  const keyWord = () => ['a', 'scripts', '{', '}', '[', ',', 'ü', ' ', ':', 'build:watch', '-', '0'][int(12)] + (int(3) ? int(100) : '')
+  let keys = false
+  const word = () => (plainKeys && keys ? keyWord() : anyWord())
   const value = (depth) => {
     const kind = int(depth > 2 ? 3 : 6)
     if (kind === 0) return word()
@@ -37,14 +44,24 @@ function generatedJson(random) {
     if (kind === 2) return random() < 0.5 ? null : true
     if (kind === 3) return Array.from({ length: int(4) }, () => value(depth + 1))
     const o = {}
-    for (let i = 0; i < int(5); i++) o[int(3) ? word() : 'scripts'] = value(depth + 1)
+    for (let i = 0; i < int(5); i++) {
+      keys = true
+      const key = int(3) ? word() : 'scripts'
+      keys = false
+      o[key] = value(depth + 1)
+    }
     return o
   }
   // Members written by hand so that a key may repeat (JSON.stringify can't), "scripts" among them.
-  const members = Array.from({ length: int(8) }, () => [int(3) ? word() : 'scripts', value(1)])
+  const members = Array.from({ length: int(8) }, () => {
+    keys = true
+    const key = int(3) ? word() : 'scripts'
+    keys = false
+    return [key, value(1)]
+  })
   const indent = [undefined, 2, '\t'][int(3)]
   const gap = indent === undefined ? '' : `\n${typeof indent === 'number' ? ' '.repeat(indent) : indent}`
-  const escaped = (k) => (random() < 0.2 ? JSON.stringify(k).replace(/s/g, '\\u0073') : JSON.stringify(k))
+  const escaped = (k) => (!plainKeys && random() < 0.2 ? JSON.stringify(k).replace(/s/g, '\\u0073') : JSON.stringify(k))
   return `{${members.map(([k, v]) => `${gap}${escaped(k)}:${indent === undefined ? '' : ' '}${JSON.stringify(v, null, indent)}`).join(',')}${members.length && gap ? '\n' : ''}}`
 }
 
@@ -60,6 +77,23 @@ test('locateInnerKeys finds the keys of every top-level "scripts" object that js
     assert.deepEqual(locateInnerKeys(text, 'scripts'), locateKeys(text, 'scripts').inner, text)
   }
   assert.ok(withScripts > 500, `cases with scripts keys: ${withScripts}`)
+})
+
+test('locateInnerKeys reads manifests whose keys need no escape as the tree does: escapes, brackets and "scripts" in values, keys repeated', () => {
+  const random = rng(47)
+  let withScripts = 0
+  for (let i = 0; i < 4_000; i++) {
+    const text = generatedJson(random, true)
+    JSON.parse(text)
+    const expected = oracleInner(text, 'scripts')
+    if (expected.length) withScripts++
+    assert.deepEqual(locateInnerKeys(text, 'scripts'), expected, text)
+  }
+  assert.ok(withScripts > 500, `cases with scripts keys: ${withScripts}`)
+  // Blanks JSON allows anywhere between tokens, and none.
+  for (const text of ['{"scripts":{"a":"x","b":[1,{"c":"}"}],"d":{}}}', ' \n{ "x" : [ ] , "scripts" : { "a" : "b" } , "y" : "\\"scripts\\"" }\n', '{}', '{"scripts":{}}', '{"scripts":[{"a":1}],"scripts":{"z":null}}']) {
+    assert.deepEqual(locateInnerKeys(text, 'scripts'), oracleInner(text, 'scripts'), text)
+  }
 })
 
 test('linesAt gives positionLocator\'s line of each offset, for every kind of line break', () => {

@@ -122,13 +122,88 @@ export function locateKeys(text: string, inner: string): { top: KeyAt[]; inner: 
 }
 
 /**
+ * One member of an object, from just after the brace or the value before it: the comma, the key
+ * (group 1; one without an escape), the colon and a scalar value, or the bracket that opens a
+ * container value (group 2). In valid JSON the first quote at or after the match is the key's.
+ */
+const MEMBER = /[ \t\n\r]*,?[ \t\n\r]*"([^"\\]*)"[ \t\n\r]*:[ \t\n\r]*(?:"(?:[^"\\]|\\.)*"|[-0-9][-+.0-9eE]*|true|false|null|([{[]))/y
+/** Blanks, then the brace that ends an object. */
+const OBJECT_END = /[ \t\n\r]*\}/y
+
+/**
+ * The offset just past the container whose opening bracket is before `from`, found as locateKeys
+ * walks it: strings, brackets and braces. `text` must be valid JSON.
+ */
+function afterContainer(text: string, from: number, escapes: boolean): number {
+  let depth = 1
+  for (let i = nextStructural(text, from); i < text.length; i = nextStructural(text, i + 1)) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      let end = text.indexOf('"', i + 1)
+      if (escapes) while (isEscaped(text, end)) end = text.indexOf('"', end + 1)
+      i = end
+    } else if (c === 0x7b || c === 0x5b) depth++
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i + 1
+  }
+  return text.length
+}
+
+/**
+ * The offset past the object whose members start at `at` (just past its brace), read one match
+ * each (a walk of its structure takes three steps or more a member), with each key and its offset
+ * into `keys`; -1 for a member this can't read (a key with an escape).
+ */
+function readMembers(text: string, at: number, escapes: boolean, keys: KeyAt[]): number {
+  for (;;) {
+    MEMBER.lastIndex = at
+    const m = MEMBER.exec(text)
+    if (m === null) {
+      OBJECT_END.lastIndex = at
+      return OBJECT_END.test(text) ? OBJECT_END.lastIndex : -1
+    }
+    keys.push({ key: m[1]!, offset: text.indexOf('"', m.index) })
+    at = m[2] === undefined ? MEMBER.lastIndex : afterContainer(text, MEMBER.lastIndex, escapes)
+  }
+}
+
+/**
  * locateKeys(text, inner).inner without the top-level keys: no key but `inner`'s members is
  * copied out of the text, and the scan ends at the member's closing brace when the rest can't name
  * `inner` again (it holds neither `"inner"` nor an escape). A workspace scan reads thousands of
  * package.json files for their scripts alone, and the members after "scripts" (dependencies, most
- * of a manifest) were scanned for nothing. `text` must be valid JSON, as for locateKeys.
+ * of a manifest) were scanned for nothing. Members are read one match each; a key with an escape
+ * sends the text to the walk of its structure (walkInnerKeys). `text` must be valid JSON, as for locateKeys.
  */
 export function locateInnerKeys(text: string, inner: string): KeyAt[] {
+  const escapes = text.indexOf('\\') !== -1
+  const quoted = `"${inner}"`
+  const found: KeyAt[] = []
+  if (!escapes && text.indexOf(quoted) === -1) return found
+  let at = text.indexOf('{') + 1
+  if (at === 0 || text.slice(0, at - 1).trim() !== '') return walkInnerKeys(text, inner)
+  for (;;) {
+    MEMBER.lastIndex = at
+    const m = MEMBER.exec(text)
+    if (m === null) {
+      OBJECT_END.lastIndex = at
+      return OBJECT_END.test(text) ? found : walkInnerKeys(text, inner)
+    }
+    at = MEMBER.lastIndex
+    const open = m[2]
+    if (open === undefined) continue
+    if (open !== '{' || m[1] !== inner) {
+      at = afterContainer(text, at, escapes)
+      continue
+    }
+    at = readMembers(text, at, escapes, found)
+    if (at === -1) return walkInnerKeys(text, inner)
+    // The rest can't name `inner` again: done.
+    if (text.indexOf(quoted, at) === -1 && (!escapes || text.indexOf('\\', at) === -1)) return found
+  }
+}
+
+/** locateInnerKeys by a walk of the text's structure, for any valid JSON. */
+function walkInnerKeys(text: string, inner: string): KeyAt[] {
   const found: KeyAt[] = []
   const stack: number[] = []
   const escapes = text.indexOf('\\') !== -1
