@@ -75,8 +75,16 @@ export const COLLECTOR_TABLE = [
     reader: { module: 'make/collect.js', export: 'makeCollector' },
     runners: { make: 'install GNU make (apt-get install make)' },
     options: {},
+    // What real makefiles use around their rules: includes, conditionals on the platform, appends,
+    // functions, order-only and pattern prerequisites, comments and docs, recipes naming variables.
     sample: {
-      Makefile: 'include rules.mk\nVERSION ?= 1\nifdef CI\nci: ## On CI\n\techo ci\nendif\nbuild: ## Build\n\techo $(VERSION)\n.PHONY: build\n',
+      Makefile: [
+        '# The sample of the code cache\'s warm-up', 'include rules.mk', '-include config.mak', 'VERSION ?= 1', 'OUT := build',
+        "uname_S := $(shell sh -c 'uname -s 2>/dev/null || echo not')", 'SRCS = $(wildcard src/*.c)', 'OBJS += $(patsubst %.c,%.o,$(SRCS)) lib/x.o',
+        'ifeq ($(uname_S),Linux)', 'CFLAGS += -DLINUX', 'else', 'CFLAGS += -DOTHER', 'endif', 'ifdef CI', 'ci: ## On CI', '\techo ci', 'endif',
+        'all:: build', '', 'build: $(OBJS) | $(OUT) ## Build', '\t$(CC) $(CFLAGS) -o $(OUT)/app $(filter %.o,$^) $(LIBS) $(VERSION)', '',
+        '%.o: %.c', '\t$(CC) -c $< -o $@', '$(OUT):', '\tmkdir -p $@', 'export PATH', '.PHONY: build ci all', '',
+      ].join('\n'),
       'rules.mk': 'lint:\n\techo lint\n',
     },
   },
@@ -96,9 +104,15 @@ export const COLLECTOR_TABLE = [
       lockfilePriority: { kind: 'names', of: 'lockfile names', default: LOCKFILE_PRIORITY, help: 'Lockfiles probed in order by runner: auto.' },
     },
     sample: {
-      'package.json': JSON.stringify({ name: 'warm', packageManager: 'pnpm@9.1.0', scripts: { build: 'tsc', prebuild: 'echo', test: 'vitest' } }),
-      'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n  - 'libs/**'\n",
-      'packages/a/package.json': JSON.stringify({ name: 'a', scripts: { dev: 'vite' } }),
+      // As published manifests are: fields around the scripts, nested objects and lists, two-space indents.
+      'package.json': JSON.stringify({
+        name: 'warm', version: '1.0.0', private: true, packageManager: 'pnpm@9.1.0', repository: { type: 'git', url: 'x' }, keywords: ['a', 'b'],
+        scripts: { build: 'tsc', prebuild: 'echo', test: 'vitest' }, devDependencies: { typescript: '5' },
+      }, null, 2),
+      'pnpm-workspace.yaml': "packages:\n  - 'packages/*'\n  - 'libs/**'\n  - '!examples/*'\n",
+      'examples/c/package.json': JSON.stringify({ name: 'c', scripts: { start: 'node .' } }),
+      'packages/a/node_modules/d/package.json': JSON.stringify({ name: 'd', scripts: { x: 'y' } }),
+      'packages/a/package.json': JSON.stringify({ name: 'a', version: '1.0.0', main: 'index.js', scripts: { dev: 'vite', 'test:watch': 'vitest' } }, null, 2),
       'libs/b/package.json': JSON.stringify({ name: 'b', scripts: { test: 'node --test' } }),
     },
   },
