@@ -95,3 +95,31 @@ test('a makefile reads the same with LF, CRLF, a final newline or none', () => {
   }
   assert.ok(targets > 1_000, `targets compared: ${targets}`)
 })
+
+test('a rule line read by its one-match shortcut reads as the whole statement path reads it', () => {
+  // `$(NOTHING)` is never assigned, so it expands to nothing: a head that starts with it says the same
+  // as the head without it, and always takes the statement path (the shortcut refuses a `$`).
+  const random = rng(19)
+  const pick = (list) => list[Math.floor(random() * list.length)]
+  const words = ['build', 'a.o', 'out/app', '.PHONY', '.DEFAULT', '%.o', 'x~y', 'q@r', 'p+q', 'a!b', '*.c', 'v1.2', 'export', 'include', 'vpath', 'ifdef',
+    'else', 'define', 'override', 'a;b', 'a|b', 'a(b)', '"q"', 'a\u00a0b', 'é']
+  const seps = [':', ': ', ' : ', '::', ':=', ' &: ', '&:', ':::=', ' :: ']
+  const rests = ['', ' b', ' b c', ' b | c', ' | $(OUT)', ' $(DEPS) x', ' b ## doc', ' b ; echo inline', ' %.c', ' x: y', ' V = 1', ' a.o: %.o: %.c', ' b\\', ' $(X:.c=.o)']
+  let same = 0
+  for (let i = 0; i < 3_000; i++) {
+    const head = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(words)).join(pick([' ', '\t', '  ']))
+    const line = `${head}${pick(seps)}${pick(rests)}`
+    const body = [line, '\techo $(CC) $@', 'other: x', '']
+    const read = (first) => {
+      const text = [first, ...body.slice(1)].join('\n')
+      const parsed = parseMakefile('/m/Makefile', { cwd: '/m', read: (abs) => (abs === '/m/Makefile' ? text : undefined), exists: () => false })
+      return { targets: parsed.targets, phony: [...parsed.phony], problems: parsed.problems.map((p) => p.message), defaultGoal: parsed.defaultGoal }
+    }
+    const direct = read(line)
+    // The first word of a directive or a conditional is one only when it stands first: compare heads that are plain names.
+    if (/^(?:export|include|vpath|ifdef|else|define|override)(?:[\s:]|$)/.test(line)) continue
+    assert.deepEqual(direct, read(`$(NOTHING)${line}`), JSON.stringify(line))
+    same++
+  }
+  assert.ok(same > 1_500, `lines compared: ${same}`)
+})

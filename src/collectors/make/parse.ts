@@ -124,6 +124,13 @@ export interface ParseOptions {
 
 const CONDITIONAL_OPEN = new Set(['ifeq', 'ifneq', 'ifdef', 'ifndef'])
 const MODIFIERS = new Set(['override', 'export', 'unexport', 'private'])
+/**
+ * A line statement() would read as a rule with one colon, told by one match: its first word no
+ * directive, conditional or modifier (those words end at a blank or a colon there), then words with
+ * none of `$`, `=`, `:` and `&` (the characters that decide the separator), then `:` that is not
+ * `::` or `:=`. Most lines of a big makefile that aren't recipes are such rules.
+ */
+const PLAIN_RULE = /^(?!(?:ifeq|ifneq|ifdef|ifndef|else|endif|override|export|unexport|private|define|endef|include|-include|sinclude|undefine|vpath|load|-load)(?:[ \t:]|$))[^\s$=:&]+(?:[ \t]+[^\s$=:&]+)*[ \t]*:(?![:=])/
 /** The modifiers of a line that has none, shared (frozen: nothing may add to it). */
 const NO_MODIFIERS = Object.freeze([]) as unknown as string[]
 
@@ -581,6 +588,7 @@ class MakefileReader {
 
   /** A line with code outside recipes: a directive (recognized by its first word), an assignment or a rule. */
   private statement(f: FileReading, code: string): void {
+    if (!f.skipping && PLAIN_RULE.test(code)) return this.ruleLine(f, code, { kind: 'rule', index: code.indexOf(':'), op: ':' })
     let rest = code
     let word = firstWord(rest)
     if (CONDITIONAL_OPEN.has(word)) return this.openConditional(f, word, rest)
@@ -731,7 +739,8 @@ class MakefileReader {
       inlineRecipe = after.slice(semi + 1)
       after = after.slice(0, semi)
     }
-    const inner = findSeparator(after)
+    // Prerequisites with neither `=` nor `:` have no separator (the usual rule): no search.
+    const inner = after.indexOf(':') === -1 && after.indexOf('=') === -1 ? undefined : findSeparator(after)
     const docs = docOf(f.comment) || (f.docBlock.length ? f.docBlock.filter((d) => d !== '').join(' ') : '')
     f.endDocs()
     if (inner?.kind === 'assign') {
