@@ -75,8 +75,23 @@ export function shareHostPeers(): boolean {
 }
 
 /**
- * `load` with the hook installed only while it runs (the harness bundle imports its harness packages
- * once, at its start): a hook in place slows every later module resolution of the harness's own.
+ * The harness's own URLs of `specifiers`, each given by `resolve` (the caller's `import.meta.resolve`)
+ * with the hook installed for those calls alone. They are synchronous, so no resolution of the
+ * harness's own meets the hook: while an import is awaited under it, every module the harness loads
+ * meanwhile (about 140 at a session's start) is resolved through it, more slowly.
+ */
+export function resolveHostPeers(specifiers: readonly string[], resolve: (specifier: string) => string): string[] {
+  const hooks = installed ? undefined : register()
+  try {
+    return specifiers.map((specifier) => resolve(specifier))
+  } finally {
+    hooks?.deregister()
+  }
+}
+
+/**
+ * `load` with the hook installed only while it runs (a cook's one import of a harness package that
+ * the bundle doesn't name): a hook in place slows every later module resolution of the harness's own.
  */
 export async function withHostPeers<T>(load: () => Promise<T>): Promise<T> {
   const hooks = installed ? undefined : register()

@@ -12,7 +12,7 @@
 import module from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { readBundle, runBundle } from '../base/bundle-script.js'
-import { shareHostPeers, withHostPeers } from './host-peers.js'
+import { resolveHostPeers, shareHostPeers } from './host-peers.js'
 
 /** What the bundle exports (src/rows/index.ts): each row's module, loaded on first use. */
 export interface HarnessBundle {
@@ -35,14 +35,16 @@ let bundle: Promise<HarnessBundle | undefined> | undefined
 async function bundleRequire(peerNames: readonly string[]): Promise<(specifier: string) => unknown> {
   const nodeRequire = module.createRequire(BUNDLE_FILE)
   const peers = new Map<string, unknown>()
-  await withHostPeers(() => Promise.all(peerNames.map(async (specifier) => {
-    const namespace = (await import(specifier)) as Record<string, unknown>
+  // Resolved first, each to the URL the harness loaded it from (the hook's redirect); then imported without the hook.
+  const urls = resolveHostPeers(peerNames, (specifier) => import.meta.resolve(specifier))
+  await Promise.all(peerNames.map(async (specifier, i) => {
+    const namespace = (await import(urls[i]!)) as Record<string, unknown>
     // The bundle's interop (esbuild's, for a package as Node imports it) takes what require gives
     // as the default export and its properties as the named ones: a package that exports only a
     // default (schemastery's `z`) is given as that value, one with named exports as its namespace.
     const names = Object.keys(namespace).filter((key) => key !== '__esModule')
     peers.set(specifier, names.length === 1 && names[0] === 'default' ? namespace.default : namespace)
-  })))
+  }))
   return (specifier) => {
     if (peers.has(specifier)) return peers.get(specifier)
     if (PEER.test(specifier)) throw new Error(`the harness bundle requires ${specifier}, which its header does not list; run npm run build`)
