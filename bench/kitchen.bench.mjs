@@ -124,9 +124,11 @@ const direct = await time(async () => {
   writeFileSync(join(d, 'p.md'), '@fake: done\n')
   const out = openSync(join(d, 'out.jsonl'), 'wx')
   const c = spawn(process.execPath, [FAKE, `--session-dir=${d}/session`, '--session-id=x', `--prompt-file=${d}/p.md`], { stdio: ['ignore', out, 'ignore'], cwd: d })
+  // Listened for at once: the fake cook may be gone by the time its first line is seen.
+  const exited = new Promise((r) => c.once('exit', r))
   closeSync(out)
   await firstLine(join(d, 'out.jsonl'))
-  await new Promise((r) => c.once('exit', r))
+  await exited
 }, 9)
 await k.idle()
 await k.shutdown()

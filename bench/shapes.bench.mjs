@@ -161,7 +161,7 @@ try {
   for (const [name] of repos) {
     const dir = dirOf(name)
     per.push([name, ...BUILTIN_COLLECTORS.map((c) => {
-      const run = () => c.collect({ root: dir, options: cfg.collectors[c.configKey] })
+      const run = () => c.collect({ root: dir, options: cfg.collectors[c.source] })
       run()
       return fmt(median(Array.from({ length: 9 }, () => wall(run))))
     })])
