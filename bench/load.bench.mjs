@@ -3,7 +3,9 @@
 //   (a) importing every module that cordis.patch.yml's rows name, each entry in a fresh process,
 //       after the @deepseek-ai packages are loaded (as dsh has them loaded), against the packages alone;
 //   (b) a headless dsh session, process start to its first model request, against the fake model
-//       (test/support/fake-model.mjs), with and without the bundle's rows (loaded in place from dist/);
+//       (test/support/fake-model.mjs), with and without the bundle's rows (loaded in place from dist/),
+//       and with as many empty plugins as the bundle has enabled rows: what dsh itself charges for
+//       that many rows, whatever they hold, so that "bundle - empty rows" is the bundle's own code;
 //   (c) a cook (the bundle's cook runner on the same dsh), spawn to its first run line and to its first
 //       model request, against the stock headless run's first model request.
 // (b) and (c) need the pinned dsh (bash test/setup/20-dsh.sh); they say so and are skipped without it.
@@ -93,6 +95,17 @@ function overlayText() {
   return `${lines.join('\n')}\n`
 }
 
+/** An overlay of `n` plugins that do nothing (each its own module file in `dir`): dsh's own cost of n rows. */
+function emptyRowsOverlay(dir, n) {
+  const lines = ['- insert:']
+  for (let i = 1; i <= n; i++) {
+    const file = join(dir, `empty-row-${i}.mjs`)
+    writeFileSync(file, `export const name = 'empty-row-${i}'\nexport function apply() {}\n`)
+    lines.push(`    - id: empty-row-${i}`, `      name: ${JSON.stringify(file)}`)
+  }
+  return `${lines.join('\n')}\n`
+}
+
 /** A function answer that notes when the request came, then answers `answer`. */
 function timed(at, answer) {
   return async () => {
@@ -105,40 +118,49 @@ async function sessionPart(h) {
   const ws = join(h.scratch, 'ws')
   mkdirSync(ws, { recursive: true })
   writeFileSync(join(ws, 'Makefile'), '.PHONY: build test\nbuild: ## Build it\n\t@echo built\ntest: ## Test it\n\t@echo tested\n')
-  const overlay = join(h.scratch, 'bundle.yml')
-  writeFileSync(overlay, overlayText())
-  const run = async (withBundle) => {
+  const enabled = bundleRows().filter((r) => !r.disabled).length
+  const overlays = { bundle: join(h.scratch, 'bundle.yml'), empty: join(h.scratch, 'empty-rows.yml') }
+  writeFileSync(overlays.bundle, overlayText())
+  writeFileSync(overlays.empty, emptyRowsOverlay(h.scratch, enabled))
+  const run = async (kind) => {
     const at = []
     h.model.default.push(timed(at, { text: 'done' }))
-    const patches = [h.home.deterministicPatch, ...(withBundle ? [overlay] : [])].flatMap((p) => ['--patch', p])
+    const patches = [h.home.deterministicPatch, ...(overlays[kind] ? [overlays[kind]] : [])].flatMap((p) => ['--patch', p])
     const t = performance.now()
     const r = await h.harness.startDsh({ args: ['--profile', 'headless', ...patches, 'say hi'], cwd: ws, home: h.home, model: h.model }).done
-    if (r.code !== 0) throw new Error(`headless dsh ${withBundle ? 'with' : 'without'} the bundle failed: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`)
+    if (r.code !== 0) throw new Error(`headless dsh (${kind}) failed: ${r.stderr.trim().split('\n').slice(-3).join(' ')}`)
     const first = h.model.requests.at(-1)
-    if (withBundle && !first.tools.includes('make_build')) {
+    if (kind === 'bundle' && !first.tools.includes('make_build')) {
       throw new Error(`the bundle's tools are not in the first model request (tools: ${first.tools.join(', ')})`)
     }
     return { first: at[0] - t, exit: performance.now() - t }
   }
-  // Both warm once: the first run of a home sets up its profile.
-  await run(false)
-  await run(true)
-  const bare = { first: [], exit: [] }
-  const bundle = { first: [], exit: [] }
-  const diff = { first: [], exit: [] }
+  // Each warm once: the first run of a home sets up its profile, the bundle's first makes its code cache.
+  const kinds = ['bare', 'bundle', 'empty']
+  for (const kind of kinds) await run(kind)
+  const times = Object.fromEntries(kinds.map((k) => [k, { first: [], exit: [] }]))
+  const diff = { bundle: { first: [], exit: [] }, empty: { first: [], exit: [] }, own: { first: [], exit: [] } }
   for (let i = 0; i < ROUNDS; i++) {
-    const [a, b] = i % 2 === 0 ? [await run(false), await run(true)] : (([y, x]) => [x, y])([await run(true), await run(false)])
+    // The order rotates each round, so that each kind runs first, second and third equally often.
+    const round = {}
+    for (let j = 0; j < kinds.length; j++) {
+      const kind = kinds[(i + j) % kinds.length]
+      round[kind] = await run(kind)
+    }
     for (const k of ['first', 'exit']) {
-      bare[k].push(a[k])
-      bundle[k].push(b[k])
-      diff[k].push(b[k] - a[k])
+      for (const kind of kinds) times[kind][k].push(round[kind][k])
+      diff.bundle[k].push(round.bundle[k] - round.bare[k])
+      diff.empty[k].push(round.empty[k] - round.bare[k])
+      diff.own[k].push(round.bundle[k] - round.empty[k])
     }
   }
   console.log('\n(b) headless dsh session against the fake model, a workspace with a two-target Makefile (one text answer)')
-  console.log('| measure | with the bundle | without (baseline) | paired difference | goal |')
-  console.log('|---|---|---|---|---|')
-  console.log(`| process start to first model request | ${ms(median(bundle.first))} | ${ms(median(bare.first))} | ${signedMs(median(diff.first))} | ≤ +40 ms |`)
-  console.log(`| process start to exit | ${ms(median(bundle.exit))} | ${ms(median(bare.exit))} | ${signedMs(median(diff.exit))} | |`)
+  console.log(`| measure | with the bundle | without (baseline) | with ${enabled} empty rows | bundle - without, paired | empty rows - without, paired | bundle - empty rows, paired | goal |`)
+  console.log('|---|---|---|---|---|---|---|---|')
+  for (const [k, label, goal] of [['first', 'process start to first model request', '≤ +40 ms'], ['exit', 'process start to exit', '']]) {
+    console.log(`| ${label} | ${ms(median(times.bundle[k]))} | ${ms(median(times.bare[k]))} | ${ms(median(times.empty[k]))} | ${signedMs(median(diff.bundle[k]))} | ${signedMs(median(diff.empty[k]))} | ${signedMs(median(diff.own[k]))} | ${goal} |`)
+  }
+  console.log(`"empty rows": ${enabled} plugins that do nothing, one module each, as many as the bundle's enabled rows (cordis.patch.yml keeps each collector its own row): what dsh charges per row, whatever the row holds.`)
 }
 
 async function cookPart(h) {
