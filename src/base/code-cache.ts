@@ -1,29 +1,58 @@
 /**
  * The sealed file format of a V8 code cache (the CLI's, src/cli/launcher.ts, and the harness
- * bundle's, src/dsh/rows-loader.ts): `CSCC1 <sha256 of the rest>\n`, then V8's bytes. V8 trusts a
- * code cache's bytes: a damaged one is a fatal error inside its deserializer, on every run until
- * the file goes; so the hash is checked (`openCodeCache`) before V8 sees any of them.
+ * bundle's and the package main's, base/bundle-script.ts): `CSCC2 <algorithm> <checksum of the
+ * rest>\n`, then V8's bytes. V8 trusts a code cache's bytes: a damaged one is a fatal error inside
+ * its deserializer, on every run until the file goes; so the checksum is checked (`openCodeCache`)
+ * before V8 sees any of them.
+ *
+ * The checksum finds damage (a disk's, a copy cut short), not a person's changes: the file lives in
+ * the user's own folder (cache-dir.ts), and whoever can write there can write a matching checksum
+ * of any kind. CRC-32 (node:zlib, Node 20.15 and later) finds such damage as surely as sha256 does,
+ * and node:zlib costs a third of what node:crypto does to load (a fifth of importing the package
+ * main). Where zlib has no crc32, sha256.
  */
 import { createRequire } from 'node:module'
 
-const MAGIC = 'CSCC1 '
-const HEADER_BYTES = MAGIC.length + 64 + 1
+const MAGIC = 'CSCC2 '
+/** The longest header: the magic, `sha256 `, 64 hex digits and the newline. */
+const MAX_HEADER_BYTES = MAGIC.length + 7 + 64 + 1
 
-/** sha256 in hex; node:crypto is loaded on first use only (a replayed scan never needs it). */
-function sha256(bytes: Uint8Array): string {
+type Algorithm = 'crc32' | 'sha256'
+
+/** A built-in module, loaded on first use only (a replayed scan needs neither). */
+function builtin<T>(name: string): T {
   // A builtin resolves from anywhere: the base path only has to be absolute.
-  const crypto = (process.getBuiltinModule?.('node:crypto') ?? createRequire(process.execPath)('node:crypto')) as typeof import('node:crypto')
-  return crypto.createHash('sha256').update(bytes).digest('hex')
+  return (process.getBuiltinModule?.(name) ?? createRequire(process.execPath)(name)) as T
 }
 
-/** A code cache file's parts for writing: the header with the hash, then V8's bytes. */
+/** The checksum this Node makes best: CRC-32 where node:zlib has it. */
+function preferred(): Algorithm {
+  return typeof builtin<typeof import('node:zlib')>('node:zlib').crc32 === 'function' ? 'crc32' : 'sha256'
+}
+
+/** `bytes`' checksum by `algorithm` in hex; undefined when this Node can't make it. */
+function checksum(algorithm: string, bytes: Uint8Array): string | undefined {
+  if (algorithm === 'crc32') {
+    const crc32 = builtin<typeof import('node:zlib')>('node:zlib').crc32
+    return typeof crc32 === 'function' ? crc32(bytes).toString(16).padStart(8, '0') : undefined
+  }
+  if (algorithm === 'sha256') return builtin<typeof import('node:crypto')>('node:crypto').createHash('sha256').update(bytes).digest('hex')
+  return undefined
+}
+
+/** A code cache file's parts for writing: the header with the checksum, then V8's bytes. */
 export function sealCodeCache(data: Uint8Array): [string, Uint8Array] {
-  return [`${MAGIC}${sha256(data)}\n`, data]
+  const algorithm = preferred()
+  return [`${MAGIC}${algorithm} ${checksum(algorithm, data)!}\n`, data]
 }
 
-/** V8's bytes of a sealed code cache file whose hash holds, or undefined (not sealed, or damaged). */
+/** V8's bytes of a sealed code cache file whose checksum holds, or undefined (not sealed, or damaged). */
 export function openCodeCache(file: Buffer): Buffer | undefined {
-  if (file.length <= HEADER_BYTES || file.toString('latin1', 0, MAGIC.length) !== MAGIC || file[HEADER_BYTES - 1] !== 10) return undefined
-  const data = file.subarray(HEADER_BYTES)
-  return sha256(data) === file.toString('latin1', MAGIC.length, HEADER_BYTES - 1) ? data : undefined
+  if (file.length <= MAX_HEADER_BYTES || file.toString('latin1', 0, MAGIC.length) !== MAGIC) return undefined
+  const end = file.indexOf(10, MAGIC.length)
+  if (end < 0 || end >= MAX_HEADER_BYTES) return undefined
+  const header = /^([a-z0-9]+) ([0-9a-f]+)$/.exec(file.toString('latin1', MAGIC.length, end))
+  if (!header) return undefined
+  const data = file.subarray(end + 1)
+  return checksum(header[1]!, data) === header[2] ? data : undefined
 }

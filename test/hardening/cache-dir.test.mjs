@@ -144,7 +144,7 @@ test('a damaged code cache is no crash: it is discarded and written again', { sk
   const code = join(base, 'code')
   const [file] = readdirSync(code).filter((n) => n.startsWith('recipes-')).map((n) => join(code, n))
   const good = readFileSync(file)
-  assert.equal(good.subarray(0, 6).toString(), 'CSCC1 ', 'the file carries its hash')
+  assert.equal(good.subarray(0, 6).toString(), 'CSCC2 ', 'the file carries its checksum')
   // Eight bytes changed in V8's part: V8 would end the process with a fatal error (exit 133).
   const bad = Buffer.from(good)
   for (let i = 0; i < 8; i++) bad[2000 + i * 97] ^= 0x5a
@@ -157,7 +157,7 @@ test('a damaged code cache is no crash: it is discarded and written again', { sk
   }
   const again = readFileSync(file)
   assert.notDeepEqual(again, bad, 'the damaged file was replaced')
-  assert.equal(again.subarray(0, 6).toString(), 'CSCC1 ')
+  assert.equal(again.subarray(0, 6).toString(), 'CSCC2 ')
   // scan keeps V8's own checksum in its caches: a damaged one is rejected by V8's sanity check, never deserialized.
   const repo = tempDir(t, 'cs-cache-damaged-repo-')
   writeFileSync(join(repo, 'Makefile'), 'build:\n\techo build\n')
