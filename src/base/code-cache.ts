@@ -17,17 +17,10 @@ const MAGIC = 'CSCC2 '
 /** The longest header: the magic, `sha256 `, 64 hex digits and the newline. */
 const MAX_HEADER_BYTES = MAGIC.length + 7 + 64 + 1
 
-type Algorithm = 'crc32' | 'sha256'
-
 /** A built-in module, loaded on first use only (a replayed scan needs neither). */
 function builtin<T>(name: string): T {
   // A builtin resolves from anywhere: the base path only has to be absolute.
   return (process.getBuiltinModule?.(name) ?? createRequire(process.execPath)(name)) as T
-}
-
-/** The checksum this Node makes best: CRC-32 where node:zlib has it. */
-function preferred(): Algorithm {
-  return typeof builtin<typeof import('node:zlib')>('node:zlib').crc32 === 'function' ? 'crc32' : 'sha256'
 }
 
 /** `bytes`' checksum by `algorithm` in hex; undefined when this Node can't make it. */
@@ -42,8 +35,8 @@ function checksum(algorithm: string, bytes: Uint8Array): string | undefined {
 
 /** A code cache file's parts for writing: the header with the checksum, then V8's bytes. */
 export function sealCodeCache(data: Uint8Array): [string, Uint8Array] {
-  const algorithm = preferred()
-  return [`${MAGIC}${algorithm} ${checksum(algorithm, data)!}\n`, data]
+  const crc = checksum('crc32', data)
+  return [crc === undefined ? `${MAGIC}sha256 ${checksum('sha256', data)!}\n` : `${MAGIC}crc32 ${crc}\n`, data]
 }
 
 /** V8's bytes of a sealed code cache file whose checksum holds, or undefined (not sealed, or damaged). */

@@ -12,7 +12,7 @@
  * cost; loading node:crypto alone would add 2 MiB and milliseconds to a scan. For the other
  * subcommands a V8 flag would cost more (any changed flag makes Node's own code cache of its
  * built-in modules unusable), so the file is sealed (src/base/code-cache.ts): `CSCC2 crc32 <checksum
- * of the rest>\n`, then V8's bytes, checked (`openCodeCache`) before V8 sees them. A cache that fails either check is no
+ * of the rest>\n` (sha256 before Node 20.15), then V8's bytes, checked (`openCodeCache`) before V8 sees them. A cache that fails either check is no
  * cache: the run compiles and writes a good one at its end.
  */
 export { cacheFolder, cacheFolderPath, CODE_BOUND, writePrivate } from '../base/cache-dir.js'
